@@ -1,0 +1,99 @@
+"""Short, stable problem codes for a reference and its resolution (the ``problems`` field).
+
+Each code names one thing a careful reader of the RFCs would point out. The order of the returned
+tuple is the order of :data:`CODES`, so output is stable.
+
+============================  ==============================================================
+``no-base``                   a relative reference with no base (RFC 1808 §3.4: the base is
+                              the empty string), reported as written
+``unresolvable``              the mode could not resolve it (a WHATWG URL parser failure)
+``invalid-character``         a character the RFC 1808 / RFC 1738 grammar says must be escaped:
+                              space, ``< > " { } | \\ ^ ```, controls, non-ASCII (RFC 1738
+                              §2.2). ``~ [ ]`` are *not* flagged: RFC 3986 made ``~``
+                              unreserved and ``[ ]`` delimit IPv6 literals (RFC 2732)
+``bad-escape``                a ``%`` not followed by two hex digits (RFC 1738 §2.2)
+``scheme-relative-loophole``  ``http:g`` against an ``http`` base: the scheme is repeated
+                              without a net_loc, which old parsers resolved relatively;
+                              "should be avoided by future parsers" (RFC 1808 §5.2)
+``colon-in-first-segment``    a relative path whose first segment holds a ``:``, or a scheme
+                              RFC 3986 would not accept (``1a:b``): parsers disagree on whether
+                              it is a scheme; write ``./this:that`` (RFC 1808 §5.3)
+``unsuitable-base``           a relative reference against a base that does not use the
+                              generic-RL syntax (``mailto:``, ``news:``, ``data:``...; RFC 1808
+                              §2 and §2.3: relative URLs apply only to those schemes)
+``dot-segments-above-root``   a ``..`` segment left in the result: more ``..`` than the base
+                              has levels (RFC 1808 §5.2)
+============================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import re
+
+from .url import SCHEME_RE, split
+
+__all__ = ["CODES", "diagnose"]
+
+CODES = (
+    "no-base",
+    "unresolvable",
+    "invalid-character",
+    "bad-escape",
+    "scheme-relative-loophole",
+    "colon-in-first-segment",
+    "unsuitable-base",
+    "dot-segments-above-root",
+)
+
+# One character class each: a search is linear in the input, no backtracking possible.
+_INVALID = re.compile(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]')
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_RFC3986_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_DOTDOT = re.compile(r"(?:^|/)\.\.(?:/|$)")
+
+# Schemes that do not use the generic-RL syntax (RFC 1808 §2.3 names mailto and news; the rest
+# are later schemes with the same opaque shape). A base with one of these cannot anchor a
+# relative reference.
+_OPAQUE_SCHEMES = frozenset(
+    {"mailto", "news", "data", "javascript", "urn", "tel", "sms", "about", "cid", "mid", "blob"}
+)
+
+
+def _unsuitable(base: str) -> bool:
+    scheme, netloc, path, _, _, _ = split(base)
+    if scheme.lower() in _OPAQUE_SCHEMES:
+        return True
+    # Any other scheme without "//" and without an absolute path is opaque too ("foo:bar").
+    return bool(scheme) and netloc is None and not path.startswith("/")
+
+
+def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
+    """Return the problem codes for ``embedded`` resolved against ``base``.
+
+    ``result`` is what the resolver returned, or ``None`` when it failed (``unresolvable``).
+    """
+    found: set[str] = set()
+    if result is None:
+        found.add("unresolvable")
+    has_scheme = SCHEME_RE.match(embedded) is not None
+    if _INVALID.search(embedded):
+        found.add("invalid-character")
+    if "%" in embedded and _BAD_ESCAPE.search(embedded):
+        found.add("bad-escape")
+    if has_scheme:
+        scheme, netloc, _, _, _, _ = split(embedded)
+        if netloc is None and base and scheme.lower() == split(base)[0].lower():
+            found.add("scheme-relative-loophole")
+        if not _RFC3986_SCHEME.match(embedded):
+            found.add("colon-in-first-segment")
+    else:
+        first = split(embedded)[2].split("/", 1)[0]
+        if ":" in first:
+            found.add("colon-in-first-segment")
+        if embedded and not base:
+            found.add("no-base")
+        elif base and _unsuitable(base):
+            found.add("unsuitable-base")
+    if result and _DOTDOT.search(split(result)[2]):
+        found.add("dot-segments-above-root")
+    return tuple(code for code in CODES if code in found)

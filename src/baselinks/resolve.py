@@ -1,0 +1,407 @@
+"""Resolution of an embedded URL against a base: RFC 1808 §4 (default), RFC 3986, WHATWG.
+
+``resolve(base, embedded)`` is RFC 1808 §4, Steps 1 to 7, exactly, including every abnormal
+example of §5.2 (``../../../g`` gives ``http://a/../g``, ``http:g`` gives ``http:g``).
+Where RFC 1808 is silent we decided, and each decision is tested:
+
+(a) A relative path joined to a base with a net_loc and an empty path (``http://a`` + ``g``)
+    gets the ``/`` that RFC 1738 §3.1 puts between host and url-path: ``http://a/g``.
+(b) In Step 6, an empty segment (from ``//``) is a complete path segment (RFC 1808 §2.2:
+    ``segment = *pchar``), so ``..`` removes it: ``a//../b`` becomes ``a/b``.
+(c) An empty net_loc that was written (``file:///a/b``) is inherited as present, so
+    ``file:///a/b`` + ``c`` is ``file:///a/c``, never ``file:/a/c``.
+(d) Step 2a's "entirely empty" embedded URL is the empty string. ``#`` alone has empty
+    components too, but it is not "entirely empty": it yields the base without its fragment.
+
+Many links share one base, so :class:`Resolver` parses the base once; :func:`resolve` keeps a
+small cache of resolvers.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import ada_url
+
+from . import rfc3986
+from .errors import URLError
+from .url import SCHEME_RE, URLParts, parse, recombine, split
+
+__all__ = ["MODES", "Explanation", "Resolver", "Step", "check_mode", "explain", "resolve"]
+
+MODES = ("rfc1808", "rfc3986", "whatwg")
+
+
+def check_mode(mode: str) -> str:
+    """Return ``mode`` if it is one of :data:`MODES`; raise :class:`URLError` otherwise."""
+    if mode not in MODES:
+        raise URLError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+    return mode
+
+
+class Step(NamedTuple):
+    """One step of a resolution: the rule applied, what it did, the components after it."""
+
+    rule: str
+    action: str
+    parts: URLParts
+
+
+class Explanation(NamedTuple):
+    """What :func:`explain` returns: the result and the steps that led to it."""
+
+    base: str
+    embedded: str
+    mode: str
+    result: str
+    steps: tuple[Step, ...]
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 1808 §4 Step 6, operations a to d, on a path without its leading slash.
+
+    The stack below is the iterative rule of 6c ("removing the leftmost matching pattern on
+    each iteration") in one pass: a ``..`` followed by ``/`` cancels the segment before it
+    unless that segment is itself ``..``; a final ``..`` does the same (6d) and leaves the
+    trailing slash.
+    """
+    segments = path.split("/")
+    last = len(segments) - 1
+    # a) All occurrences of "./", where "." is a complete path segment, are removed.
+    # b) If the path ends with "." as a complete path segment, that "." is removed.
+    kept = [seg for seg in segments[:last] if seg != "."]
+    kept.append("" if segments[last] == "." else segments[last])
+    # c) "<segment>/../" removed, leftmost first, until none remains (segment != "..").
+    stack: list[str] = []
+    for seg in kept[:-1]:
+        if seg == ".." and stack and stack[-1] != "..":
+            stack.pop()
+        else:
+            stack.append(seg)
+    # d) If the path ends with "<segment>/..", that "<segment>/.." is removed.
+    final = kept[-1]
+    if final == ".." and stack and stack[-1] != "..":
+        stack.pop()
+        final = ""
+    stack.append(final)
+    return "/".join(stack)
+
+
+def _has_dot_segment(path: str) -> bool:
+    """Cheap pre-check: could ``path`` hold a "." or ".." segment? (False positives are fine.)"""
+    return "./" in path or path.endswith(".")
+
+
+class Resolver:
+    """Resolve many embedded URLs against one base, which is parsed once.
+
+    ``Resolver(base, mode)`` returns the resolver for that mode; ``resolver.resolve(ref)`` is
+    ``resolve(base, ref, mode=mode)``. A ``trace`` list, when given, receives each :class:`Step`.
+    """
+
+    __slots__ = ("base", "mode")
+
+    base: str
+    mode: str
+
+    def __new__(cls, base: str, mode: str = "rfc1808") -> Resolver:
+        if cls is Resolver:
+            cls = _RESOLVERS[check_mode(mode)]
+        return object.__new__(cls)
+
+    def __init__(self, base: str, mode: str = "rfc1808") -> None:
+        self.base = base
+        self.mode = mode
+
+    def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
+        raise NotImplementedError  # each mode's subclass implements it
+
+    def __repr__(self) -> str:
+        return f"Resolver({self.base!r}, mode={self.mode!r})"
+
+
+class _RFC1808(Resolver):
+    """RFC 1808 §4, Steps 1 to 7."""
+
+    __slots__ = ("_base_parts", "_dir", "_dir_dotty", "_netloc", "_prefix")
+
+    def __init__(self, base: str, mode: str = "rfc1808") -> None:
+        super().__init__(base, mode)
+        scheme, netloc, path, _, _, _ = split(base)
+        self._base_parts = parse(base)
+        self._netloc = netloc
+        # What every result that inherits scheme and net_loc begins with (Step 7).
+        self._prefix = recombine(
+            scheme, netloc or "", "", "", "", "", netloc_present=netloc is not None
+        )
+        # Step 6: "The last segment of the base URL's path ... is removed". Decision (a): a
+        # base with a net_loc and an empty path has the RFC 1738 §3.1 "/" as its directory.
+        directory = path[: path.rfind("/") + 1]
+        if not directory and netloc is not None:
+            directory = "/"
+        self._dir = directory
+        self._dir_dotty = _has_dot_segment(directory)
+
+    def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
+        base = self.base
+        # Step 1: "If the base URL is the empty string (unknown), the embedded URL is
+        # interpreted as an absolute URL and we are done."
+        if not base:
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "Step 1",
+                        "the base is empty: the embedded URL is taken as absolute",
+                        parse(embedded),
+                    )
+                )
+            return embedded
+        # Step 2: both URLs are parsed (§2.4); the base was parsed in __init__.
+        # Step 2a: "If the embedded URL is entirely empty, it inherits the entire base URL".
+        if not embedded:
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "Step 2a",
+                        "the embedded URL is empty: it is the entire base URL",
+                        self._base_parts,
+                    )
+                )
+            return base
+        # Step 2b: "If the embedded URL starts with a scheme name, it is interpreted as an
+        # absolute URL and we are done." (A "#" before the colon would hide it, as §2.4.1
+        # removes the fragment first; SCHEME_RE cannot match across a "#".)
+        if SCHEME_RE.match(embedded) is not None:
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "Step 2b",
+                        "the embedded URL has a scheme: it is absolute, unchanged",
+                        parse(embedded),
+                    )
+                )
+            return embedded
+        _, netloc, path, params, query, fragment = split(embedded)
+        if trace is not None:
+            trace.append(Step("Step 2", "parsed by §2.4", parse(embedded)))
+        # Step 2c: "Otherwise, the embedded URL inherits the scheme of the base URL."
+        scheme = self._base_parts.scheme
+        if trace is not None:
+            trace.append(
+                Step(
+                    "Step 2c",
+                    f"inherits the base's scheme {scheme!r}",
+                    _parts(scheme, netloc, path, params, query, fragment),
+                )
+            )
+        # Step 3: "If the embedded URL's <net_loc> is non-empty, we skip to Step 7. Otherwise,
+        # the embedded URL inherits the <net_loc> (if any) of the base URL."
+        if netloc:
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "Step 3",
+                        "the net_loc is non-empty: skip to Step 7",
+                        _parts(scheme, netloc, path, params, query, fragment),
+                    )
+                )
+            return self._step7(recombine(scheme, netloc, path, params, query, fragment), trace)
+        netloc = self._netloc
+        if trace is not None:
+            trace.append(
+                Step(
+                    "Step 3",
+                    f"inherits the base's net_loc {netloc!r}",
+                    _parts(scheme, netloc, path, params, query, fragment),
+                )
+            )
+        tail = f"#{fragment}" if fragment else ""
+        # Step 4: "If the embedded URL path is preceded by a slash "/", the path is not
+        # relative and we skip to Step 7."
+        if path[:1] == "/":
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "Step 4",
+                        "the path begins with '/': skip to Step 7",
+                        _parts(scheme, netloc, path, params, query, fragment),
+                    )
+                )
+            if params:
+                path += ";" + params
+            if query:
+                path += "?" + query
+            return self._step7(self._prefix + path + tail, trace)
+        # Step 5: "If the embedded URL path is empty (and not preceded by a slash), then the
+        # embedded URL inherits the base URL path, and
+        if not path:
+            b = self._base_parts
+            # a) if the embedded URL's <params> is non-empty, we skip to step 7; otherwise, it
+            #    inherits the <params> of the base URL (if any) and
+            if params:
+                step, action = (
+                    "Step 5a",
+                    "the path is empty: inherits the base's path; params non-empty",
+                )
+            # b) if the embedded URL's <query> is non-empty, we skip to step 7; otherwise, it
+            #    inherits the <query> of the base URL (if any) and we skip to step 7."
+            elif query:
+                step, action = (
+                    "Step 5b",
+                    "the path is empty: inherits the base's path and params; query non-empty",
+                )
+                params = b.params
+            else:
+                step, action = (
+                    "Step 5b",
+                    "the path is empty: inherits the base's path, params and query",
+                )
+                params, query = b.params, b.query
+            path = b.path
+            if trace is not None:
+                trace.append(
+                    Step(step, action, _parts(scheme, netloc, path, params, query, fragment))
+                )
+            return self._step7(
+                recombine(
+                    scheme,
+                    netloc or "",
+                    path,
+                    params,
+                    query,
+                    fragment,
+                    netloc_present=netloc is not None,
+                ),
+                trace,
+            )
+        # Step 6: "The last segment of the base URL's path ... is removed and the embedded
+        # URL's path is appended in its place." Then operations a) to d), in order.
+        merged = self._dir + path
+        if trace is not None:
+            trace.append(
+                Step(
+                    "Step 6",
+                    f"base directory {self._dir!r} + path {path!r}",
+                    _parts(scheme, netloc, merged, params, query, fragment),
+                )
+            )
+        if self._dir_dotty or _has_dot_segment(path):
+            if merged[:1] == "/":
+                merged = "/" + _remove_dot_segments(merged[1:])
+            else:
+                merged = _remove_dot_segments(merged)
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "Step 6a-d",
+                        f"'.' and '<segment>/..' removed: {merged!r}",
+                        _parts(scheme, netloc, merged, params, query, fragment),
+                    )
+                )
+        # Step 7: the components are recombined.
+        return self._step7(
+            recombine(
+                scheme,
+                netloc or "",
+                merged,
+                params,
+                query,
+                fragment,
+                netloc_present=netloc is not None,
+            ),
+            trace,
+        )
+
+    @staticmethod
+    def _step7(result: str, trace: list[Step] | None) -> str:
+        if trace is not None:
+            trace.append(Step("Step 7", f"recombined: {result}", parse(result)))
+        return result
+
+
+def _parts(
+    scheme: str, netloc: str | None, path: str, params: str, query: str, fragment: str
+) -> URLParts:
+    return URLParts(
+        scheme, netloc or "", path, params, query, fragment, netloc_present=netloc is not None
+    )
+
+
+class _RFC3986(Resolver):
+    """RFC 3986 §5.2 (strict); an empty base leaves a relative reference as it is."""
+
+    __slots__ = ("_base",)
+
+    def __init__(self, base: str, mode: str = "rfc3986") -> None:
+        super().__init__(base, mode)
+        self._base = rfc3986.parse(base)
+
+    def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
+        ref = rfc3986.parse(embedded)
+        if not self.base and ref.scheme is None:
+            if trace is not None:
+                trace.append(
+                    Step(
+                        "5.1.4",
+                        "no base URI is known: the reference stays as it is",
+                        parse(embedded),
+                    )
+                )
+            return embedded
+        steps: list[tuple[str, str]] | None = [] if trace is not None else None
+        result = rfc3986.recompose(rfc3986.transform(self._base, ref, steps))
+        if trace is not None and steps is not None:
+            trace.extend(Step(rule, why, parse(result)) for rule, why in steps)
+            trace.append(Step("5.3", f"recomposed: {result}", parse(result)))
+        return result
+
+
+class _WHATWG(Resolver):
+    """The WHATWG URL Standard's basic URL parser, through ada-url."""
+
+    __slots__ = ()
+
+    def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
+        try:
+            if self.base:
+                result: str = ada_url.join_url(self.base, embedded)
+            else:
+                result = ada_url.URL(embedded).href
+        except ValueError:
+            raise URLError(
+                f"cannot resolve {embedded!r} against {self.base!r} (WHATWG URL parser)"
+            ) from None
+        if trace is not None:
+            trace.append(
+                Step("URL parser", f"WHATWG basic URL parser (ada-url): {result}", parse(result))
+            )
+        return result
+
+
+_RESOLVERS: dict[str, type[Resolver]] = {
+    "rfc1808": _RFC1808,
+    "rfc3986": _RFC3986,
+    "whatwg": _WHATWG,
+}
+
+
+@lru_cache(maxsize=64)
+def _cached(base: str, mode: str) -> Resolver:
+    return Resolver(base, mode)
+
+
+def resolve(base: str, embedded: str, *, mode: str = "rfc1808") -> str:
+    """Resolve ``embedded`` against ``base`` in ``mode`` (``rfc1808``, ``rfc3986``, ``whatwg``).
+
+    rfc1808 and rfc3986 never raise on any text; whatwg raises :class:`URLError` when the URL
+    parser fails. An unknown mode raises :class:`URLError` (a ``ValueError``).
+    """
+    return _cached(base, check_mode(mode)).resolve(embedded)
+
+
+def explain(base: str, embedded: str, *, mode: str = "rfc1808") -> Explanation:
+    """Resolve as :func:`resolve` does and return every step taken, with the components after it."""
+    trace: list[Step] = []
+    result = Resolver(base, check_mode(mode)).resolve(embedded, trace)
+    return Explanation(base, embedded, mode, result, tuple(trace))
