@@ -1,11 +1,14 @@
 """baselinks: every link in a document, made absolute against the base RFC 1808 defines.
 
-Read ``api.py`` first once it exists; the URL engine is ``url`` (RFC 1808 §2.4 parsing),
-``resolve`` (RFC 1808 §4, RFC 3986 §5.2, WHATWG) and ``diagnose`` (problem codes).
+Read ``api.py`` first: it is the pipeline (load → base → walk → resolve) in a few lines. The URL
+engine is ``url`` (RFC 1808 §2.4 parsing), ``resolve`` (RFC 1808 §4, RFC 3986 §5.2, WHATWG) and
+``diagnose`` (problem codes).
 """
 
 from __future__ import annotations
 
+from .api import FIELDS, KINDS, Link, SelectError, extract_links, iter_links
+from .base import Base, BaseSource
 from .diagnose import CODES, diagnose
 from .errors import BaselinksError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, explain, resolve
@@ -15,17 +18,25 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CODES",
+    "FIELDS",
+    "KINDS",
     "MODES",
+    "Base",
+    "BaseSource",
     "BaselinksError",
     "Explanation",
+    "Link",
     "Login",
     "Resolver",
+    "SelectError",
     "Step",
     "URLError",
     "URLParts",
     "__version__",
     "diagnose",
     "explain",
+    "extract_links",
+    "iter_links",
     "parse",
     "resolve",
 ]

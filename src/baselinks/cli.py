@@ -1,5 +1,7 @@
 """The ``baselinks`` command: argument parsing and wiring only.
 
+    baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text] [--mode MODE]
+                      [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-o FILE]
     baselinks resolve BASE REF [REF ...] [--mode MODE] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
 
@@ -13,14 +15,21 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import TextIO
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TextIO, cast
 
 from . import __version__
+from .api import KINDS, Link, SelectError, iter_links
 from .diagnose import diagnose
 from .errors import URLError
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
+from .write import WRITERS
+
+# In a directory, these files are documents; a file named on the command line always is.
+HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".xht", ".shtml")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -30,6 +39,47 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"baselinks {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ext = commands.add_parser(
+        "extract",
+        help="extract every link from HTML documents, made absolute",
+        description="Extract every link from each document, resolved against its base URL "
+        "(RFC 1808 §3: <base href>, then --url or a 'saved from url' comment, then none).",
+    )
+    ext.add_argument(
+        "paths",
+        metavar="PATH",
+        nargs="*",
+        help="files, directories (recursive), or - for stdin (default)",
+    )
+    ext.add_argument("--url", help="the URL the document was retrieved from (RFC 1808 §3.3)")
+    ext.add_argument(
+        "--format",
+        choices=sorted(WRITERS),
+        help="output format (default: jsonl when piped, text on a terminal)",
+    )
+    ext.add_argument(
+        "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
+    )
+    ext.add_argument(
+        "--select", metavar="CSS", help="only links inside elements matching this CSS selector"
+    )
+    ext.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        dest="kinds",
+        help="only links of this kind (repeatable)",
+    )
+    ext.add_argument(
+        "--unique", action="store_true", help="only the first link for each URL (per document)"
+    )
+    ext.add_argument(
+        "--charset", help="the transport's charset (as an HTTP Content-Type would give it)"
+    )
+    ext.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
+    )
 
     res = commands.add_parser(
         "resolve",
@@ -139,7 +189,75 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-_COMMANDS = {"resolve": _resolve, "parse": _parse}
+def _inputs(paths: Sequence[str]) -> Iterator[tuple[str, Path | None]]:
+    """(name, path) for each document to read; path None means stdin. Directories recurse."""
+    for given in paths or ["-"]:
+        if given == "-":
+            yield "-", None
+            continue
+        path = Path(given)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):  # symlinked directories are not followed
+                dirs.sort()
+                for file in sorted(files):
+                    if file.lower().endswith(HTML_SUFFIXES):
+                        yield os.path.join(root, file), Path(root, file)
+        else:
+            yield given, path
+
+
+def _extract(args: argparse.Namespace, out: TextIO) -> int:
+    write = WRITERS[args.format or ("text" if out.isatty() else "jsonl")]
+    failed = []
+
+    def links() -> Iterator[Link]:
+        # One stream for the whole batch (one CSV header); a document that fails is named on
+        # stderr and the batch goes on.
+        for name, path in _inputs(args.paths):
+            try:
+                source = sys.stdin.buffer.read() if path is None else path.read_bytes()
+                yield from iter_links(
+                    source,
+                    url=args.url,
+                    mode=args.mode,
+                    select=args.select,
+                    kinds=args.kinds,
+                    unique=args.unique,
+                    charset=args.charset,
+                    name=name,
+                )
+            except OSError as exc:
+                _error(f"{name}: {exc.strerror or exc}")
+                failed.append(name)
+            except SelectError:
+                raise
+            except Exception as exc:
+                _error(f"{name}: {type(exc).__name__}: {exc}")
+                failed.append(name)
+
+    try:
+        write(links(), out)
+    except SelectError as exc:
+        _error(str(exc))
+        return 2
+    return 1 if failed else 0
+
+
+def _atomic_output(path: str) -> tuple[TextIO, str]:
+    directory = os.path.dirname(os.path.abspath(path))
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed and renamed by main()
+        "w",
+        encoding="utf-8",
+        newline="",
+        dir=directory,
+        prefix=".baselinks-",
+        suffix=".tmp",
+        delete=False,
+    )
+    return cast(TextIO, handle), handle.name
+
+
+_COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -149,9 +267,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
-    out = sys.stdout
+    out: TextIO = sys.stdout
+    temp = None
+    if getattr(args, "output", None):
+        try:
+            out, temp = _atomic_output(args.output)
+        except OSError as exc:
+            _error(f"{args.output}: {exc.strerror or exc}")
+            return 1
     try:
-        return _COMMANDS[args.command](args, out)
+        status = _COMMANDS[args.command](args, out)
+        if temp is not None:
+            out.close()
+            os.replace(temp, args.output)  # a reader never sees a half-written file
+            temp = None
+        return status
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
@@ -161,3 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    finally:
+        if temp is not None:
+            out.close()
+            os.unlink(temp)

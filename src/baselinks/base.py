@@ -1,0 +1,114 @@
+"""base: establish a document's base URL by RFC 1808 §3, innermost layer first.
+
+    §3.1  embedded in the content      the first HTML <base href> in tree order     CONTENT
+    §3.2  the encapsulating entity     a MIME part's Content-Location, an iframe     ENCAPSULATING
+                                       srcdoc's container
+    §3.3  the URL used to retrieve it  --url / url=, else a "saved from url" comment RETRIEVAL
+    §3.4  the default                  the empty string                              DEFAULT
+
+Each outer layer is the *fallback* of the one inside it: :func:`retrieval_base` gives §3.3 or
+§3.4; a container gives §3.2 on top of that; :func:`establish_base` applies §3.1 on top of
+whatever fallback it is handed, resolving a relative ``<base href>`` against it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from lxml import etree
+
+from .errors import URLError
+from .resolve import resolve
+from .url import SCHEME_RE
+
+__all__ = ["Base", "BaseSource", "establish_base", "retrieval_base", "saved_from_url"]
+
+
+class BaseSource(str, Enum):
+    """Which RFC 1808 §3 rule set the base."""
+
+    CONTENT = "content"  # §3.1
+    ENCAPSULATING = "encapsulating"  # §3.2
+    RETRIEVAL = "retrieval"  # §3.3
+    DEFAULT = "default"  # §3.4
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """A base URL and the §3 rule that set it."""
+
+    url: str
+    source: BaseSource
+
+
+DEFAULT = Base("", BaseSource.DEFAULT)
+
+# Internet Explorer, and browsers since, write this "mark of the web" into saved pages:
+# <!-- saved from url=(0042)https://example.com/some/page.html -->
+# The four digits are the URL's length. Searched for in the first 4 KB only.
+_SAVED_FROM = re.compile(r"<!--\s*saved from url=\((\d{4})\)")
+# "about:internet" and friends mark the zone without recording a URL.
+_NOT_A_RETRIEVAL_URL = ("about:",)
+
+
+def saved_from_url(text: str) -> str | None:
+    """The URL of a ``<!-- saved from url=(NNNN)URL -->`` comment near the top, if any."""
+    match = _SAVED_FROM.search(text, 0, 4096)
+    if match is None:
+        return None
+    start = match.end()
+    url = text[start : start + int(match.group(1))].strip()
+    if not url or url.lower().startswith(_NOT_A_RETRIEVAL_URL) or SCHEME_RE.match(url) is None:
+        return None
+    return url
+
+
+def retrieval_base(url: str | None, text: str = "") -> Base:
+    """RFC 1808 §3.3, else §3.4: the ``url`` given, else a saved-from comment, else empty."""
+    if url:
+        return Base(url, BaseSource.RETRIEVAL)
+    saved = saved_from_url(text) if text else None
+    if saved is not None:
+        return Base(saved, BaseSource.RETRIEVAL)
+    return DEFAULT
+
+
+# The first <base> element with an href attribute in tree order (HTML standard, "the document
+# base URL": "the first base element ... that has an href attribute"). lxml's HTML parser gives
+# SVG and MathML elements no namespace, so their `base` (and anything inside <template>, which
+# is inert) is excluded by ancestry.
+_BASE_ELEMENTS = etree.XPath(
+    "//base[@href][not(ancestor::template or ancestor::svg or ancestor::math)]"
+)
+_ASCII_WHITESPACE = "\t\n\x0c\r "
+# A base that cannot anchor links: the HTML standard ignores javascript: and data: bases.
+_REFUSED_SCHEMES = ("javascript:", "data:")
+
+
+def establish_base(tree: Any, fallback: Base, mode: str) -> Base:
+    """RFC 1808 §3.1 over ``fallback``: the first ``<base href>``, resolved against it.
+
+    The ``<base>`` is ignored, and ``fallback`` returned, when its href is a ``javascript:`` or
+    ``data:`` URL, when the mode cannot resolve it, or when the result is still relative (no
+    fallback to anchor ``<base href="/x/">``). Links *before* the element use it too: the base
+    is the document's, not a running state (lxml and wget take the last <base>; LinkChecker and
+    Heritrix apply it only to the links after it).
+    """
+    for element in _BASE_ELEMENTS(tree):
+        href = element.get("href").strip(_ASCII_WHITESPACE)
+        if href.lower().startswith(_REFUSED_SCHEMES):
+            return fallback
+        try:
+            url = resolve(fallback.url, href, mode=mode)
+        except URLError:
+            return fallback
+        if SCHEME_RE.match(url) is None:
+            return fallback
+        return Base(url, BaseSource.CONTENT)
+    return fallback

@@ -1,0 +1,235 @@
+"""The HTML standard's URL-bearing micro-syntaxes, as pure functions on strings.
+
+``srcset`` (§4.8.4.3.11 "parse a srcset attribute"), ``<meta http-equiv=refresh>`` content
+(§4.2.5.3 "shared declarative refresh steps"), space-separated URL lists (``ping``,
+``itemtype``, ``archive``), and CSS ``url()``/``@import``/``image-set()`` through tinycss2's
+tokenizer. None of them resolves anything; each returns the URL strings as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+import tinycss2
+
+__all__ = ["CSSURL", "Candidate", "css_urls", "parse_refresh", "parse_srcset", "split_urls"]
+
+ASCII_WHITESPACE = "\t\n\x0c\r "
+
+
+def split_urls(value: str, separator: str | None = None) -> list[str]:
+    """Tokens of a space-separated (or ``separator``-separated) list, empty ones dropped."""
+    if separator is None:
+        return value.split() if value.isascii() else [t for t in _split_ascii(value) if t]
+    return [
+        token.strip(ASCII_WHITESPACE)
+        for token in value.split(separator)
+        if token.strip(ASCII_WHITESPACE)
+    ]
+
+
+def _split_ascii(value: str) -> list[str]:
+    # str.split() also splits on non-ASCII spaces (U+00A0...); HTML splits on ASCII only.
+    for ws in "\t\n\x0c\r":
+        value = value.replace(ws, " ")
+    return value.split(" ")
+
+
+class Candidate(NamedTuple):
+    """One image candidate of a srcset: its URL and whether its descriptors are valid."""
+
+    url: str
+    descriptors: tuple[str, ...]
+    valid: bool
+
+
+def _descriptors_valid(descriptors: list[str]) -> bool:
+    """§4.8.4.3.11 step 13: at most one of w/x, h only beside w, each a proper number."""
+    seen: set[str] = set()
+    for descriptor in descriptors:
+        unit, number = descriptor[-1:], descriptor[:-1]
+        if unit not in ("w", "x", "h") or unit in seen:
+            return False
+        seen.add(unit)
+        if unit == "x":
+            try:
+                if float(number) < 0 or not number or number[0] not in "0123456789-.":
+                    return False
+            except ValueError:
+                return False
+        elif not number.isdigit() or not number.isascii() or int(number) <= 0:
+            return False
+    return not (len(seen & {"w", "x"}) > 1 or ("h" in seen and "w" not in seen))
+
+
+def parse_srcset(value: str) -> list[Candidate]:
+    """Every candidate of a ``srcset``, in order, by the HTML standard's tokenizer.
+
+    Commas inside a URL stay in it (``a,b.png 1x``); a URL ending in commas loses them. A
+    candidate whose descriptors are invalid is kept with ``valid=False`` (a browser drops it,
+    but a link extractor should still see the URL).
+    """
+    candidates: list[Candidate] = []
+    pos, end = 0, len(value)
+    while True:
+        # 4. splitting loop: skip ASCII whitespace and commas
+        while pos < end and (value[pos] in ASCII_WHITESPACE or value[pos] == ","):
+            pos += 1
+        if pos >= end:
+            return candidates
+        # 6. collect a sequence of code points that are not ASCII whitespace: the URL
+        start = pos
+        while pos < end and value[pos] not in ASCII_WHITESPACE:
+            pos += 1
+        url = value[start:pos]
+        descriptors: list[str] = []
+        if url.endswith(","):
+            # 7.1 "remove all trailing U+002C COMMA characters from url"
+            url = url.rstrip(",")
+        else:
+            # 8. descriptor tokenizer
+            while pos < end and value[pos] in ASCII_WHITESPACE:
+                pos += 1
+            current, state = "", "in descriptor"
+            while True:
+                c = value[pos] if pos < end else ""
+                if state == "in descriptor":
+                    if c and c in ASCII_WHITESPACE:
+                        if current:
+                            descriptors.append(current)
+                        current, state = "", "after descriptor"
+                    elif c == ",":
+                        pos += 1
+                        if current:
+                            descriptors.append(current)
+                        break
+                    elif c == "(":
+                        current += c
+                        state = "in parens"
+                    elif not c:
+                        if current:
+                            descriptors.append(current)
+                        break
+                    else:
+                        current += c
+                elif state == "in parens":
+                    if c == ")":
+                        current += c
+                        state = "in descriptor"
+                    elif not c:
+                        descriptors.append(current)
+                        break
+                    else:
+                        current += c
+                else:  # after descriptor
+                    if not c:
+                        break
+                    if c not in ASCII_WHITESPACE:
+                        state = "in descriptor"
+                        continue  # reconsume
+                pos += 1
+        candidates.append(Candidate(url, tuple(descriptors), _descriptors_valid(descriptors)))
+
+
+def parse_refresh(content: str) -> str | None:
+    """The URL of a ``<meta http-equiv=refresh content>``, or ``None`` when it names none.
+
+    The HTML standard's "shared declarative refresh steps", 2 to 11.10: ``5; URL='x'``,
+    ``0,url=x``, ``5; x``, ``0; url = "x"`` all give ``x``. LinkChecker and wget keep the quotes;
+    Scrapy misses the forms without ``url=``.
+    """
+    n = len(content)
+    pos = 0
+
+    def skip_whitespace(p: int) -> int:
+        while p < n and content[p] in ASCII_WHITESPACE:
+            p += 1
+        return p
+
+    pos = skip_whitespace(pos)  # 3
+    start = pos
+    while pos < n and content[pos] in "0123456789":  # 5
+        pos += 1
+    if pos == start and (pos >= n or content[pos] != "."):  # 6
+        return None
+    while pos < n and (content[pos] in "0123456789" or content[pos] == "."):  # 8
+        pos += 1
+    if pos < n:  # 10
+        if content[pos] not in ";," and content[pos] not in ASCII_WHITESPACE:
+            return None
+        pos = skip_whitespace(pos)
+        if pos < n and content[pos] in ";,":
+            pos += 1
+        pos = skip_whitespace(pos)
+    if pos >= n:  # 11: no URL, the document refreshes itself
+        return None
+    url = content[pos:]  # 11.1
+    skip_quotes = True
+    if content[pos] in "Uu":  # 11.2-11.7: an optional "URL =" prefix
+        pos += 1
+        skip_quotes = False
+        if pos < n and content[pos] in "Rr":
+            pos += 1
+            if pos < n and content[pos] in "Ll":
+                pos = skip_whitespace(pos + 1)
+                if pos < n and content[pos] == "=":
+                    pos = skip_whitespace(pos + 1)
+                    skip_quotes = True
+    if skip_quotes:
+        quote = content[pos] if pos < n and content[pos] in "'\"" else ""  # 11.8
+        if quote:
+            pos += 1
+        url = content[pos:]  # 11.9
+        if quote and quote in url:  # 11.10
+            url = url[: url.index(quote)]
+    return url
+
+
+class CSSURL(NamedTuple):
+    """A URL found in CSS, with the micro-syntax that held it and its 1-based line in the CSS."""
+
+    url: str
+    syntax: str  # "url()" | "@import" | "image-set()"
+    line: int
+
+
+_IMAGE_SETS = ("image-set", "-webkit-image-set")
+
+
+def css_urls(css: str) -> list[CSSURL]:
+    """Every ``url()``, ``@import`` string and ``image-set()`` string in a style sheet or a
+    ``style`` attribute, in order. Comments are skipped and escapes decoded by tinycss2."""
+    if "(" not in css and "@" not in css:
+        return []  # nothing can hold a URL: skip tokenizing (most style attributes)
+    found: list[CSSURL] = []
+    _walk(tinycss2.parse_component_value_list(css, skip_comments=True), found, in_image_set=False)
+    return found
+
+
+def _walk(tokens: Iterable[Any], found: list[CSSURL], *, in_image_set: bool) -> None:
+    after_import = False
+    for token in tokens:
+        kind = token.type
+        if kind in ("whitespace", "comment"):
+            continue
+        if kind == "url":
+            found.append(
+                CSSURL(token.value, "@import" if after_import else "url()", token.source_line)
+            )
+        elif kind == "string" and (after_import or in_image_set):
+            found.append(
+                CSSURL(token.value, "@import" if after_import else "image-set()", token.source_line)
+            )
+        elif kind == "function":
+            name = token.lower_name
+            if name in ("url", "src"):
+                strings = [arg for arg in token.arguments if arg.type == "string"]
+                if strings:
+                    syntax = "@import" if after_import else "url()"
+                    found.append(CSSURL(strings[0].value, syntax, token.source_line))
+            else:
+                _walk(token.arguments, found, in_image_set=name in _IMAGE_SETS)
+        elif kind in ("() block", "[] block", "{} block"):
+            _walk(token.content, found, in_image_set=False)
+        after_import = kind == "at-keyword" and token.lower_value == "import"

@@ -1,0 +1,283 @@
+"""walk: the table of link sources (data), and a walker that finds links and never resolves.
+
+:data:`LINK_SOURCES` lists every place the HTML standard (and HTML 4, for the legacy
+attributes real pages still carry) puts a URL. :func:`iter_raw_links` yields a :class:`RawLink`
+for each URL found, in document order. libxml2 does the finding: one compiled XPath selects the
+elements that carry any link attribute, so Python only touches those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from lxml import etree
+
+from .microsyntax import ASCII_WHITESPACE, css_urls, parse_refresh, parse_srcset, split_urls
+
+__all__ = ["LINK_SOURCES", "LinkSource", "RawLink", "iter_raw_links"]
+
+# How an attribute's value holds URLs.
+URL = "url"  # the whole value is one URL
+URLS = "urls"  # space-separated URLs
+COMMA_URLS = "comma-urls"  # comma-separated URLs (applet archive)
+SRCSET = "srcset"  # the srcset micro-syntax
+REFRESH = "refresh"  # <meta http-equiv=refresh content>
+CSS = "css"  # a style attribute's CSS
+SRCDOC = "srcdoc"  # a whole nested document
+
+
+class LinkSource(NamedTuple):
+    """One row of the table: which elements, which attribute, how it holds URLs, what for."""
+
+    tags: frozenset[str] | None  # None: any element
+    attr: str
+    syntax: str
+    kind: str  # "link" | "resource" | "form" | "refresh" | "other"; "rel" for <link>, by rel
+    when: str = ""  # a condition on the element, a key of _CONDITIONS
+    spec: str = ""
+
+
+def _tags(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+LINK_SOURCES: tuple[LinkSource, ...] = (
+    LinkSource(_tags("a", "area"), "href", URL, "link", spec="HTML §4.6 hyperlinks"),
+    LinkSource(_tags("link"), "href", URL, "rel", spec="HTML §4.2.4; kind from rel"),
+    LinkSource(_tags("a", "area"), "ping", URLS, "other", spec="HTML §4.6.6 hyperlink auditing"),
+    LinkSource(
+        _tags("img", "iframe", "frame", "embed", "audio", "video", "source", "track", "script"),
+        "src",
+        URL,
+        "resource",
+        spec="HTML embedded content",
+    ),
+    LinkSource(_tags("img", "source"), "srcset", SRCSET, "resource", spec="HTML §4.8.4.3"),
+    LinkSource(_tags("link"), "imagesrcset", SRCSET, "resource", spec="HTML §4.2.4 preload"),
+    LinkSource(_tags("input"), "src", URL, "resource", when="type=image", spec="HTML §4.10.5.1.20"),
+    LinkSource(_tags("video"), "poster", URL, "resource", spec="HTML §4.8.9"),
+    LinkSource(_tags("object"), "data", URL, "resource", spec="HTML §4.8.7; HTML 4 codebase"),
+    LinkSource(_tags("object", "applet"), "codebase", URL, "resource", spec="HTML 4 §13.3"),
+    LinkSource(_tags("object", "applet"), "classid", URL, "resource", spec="HTML 4 §13.3"),
+    LinkSource(_tags("object"), "archive", URLS, "resource", spec="HTML 4 §13.3 (space-separated)"),
+    LinkSource(
+        _tags("applet"), "archive", COMMA_URLS, "resource", spec="HTML 4 §13.4 (comma-separated)"
+    ),
+    LinkSource(_tags("applet"), "code", URL, "resource", spec="HTML 4 §13.4"),
+    LinkSource(_tags("form"), "action", URL, "form", spec="HTML §4.10.18.6"),
+    LinkSource(_tags("button", "input"), "formaction", URL, "form", spec="HTML §4.10.18.6"),
+    LinkSource(
+        _tags("blockquote", "q", "del", "ins"),
+        "cite",
+        URL,
+        "link",
+        spec="HTML §4.4.4, §4.5.7, §4.7",
+    ),
+    LinkSource(_tags("img", "frame", "iframe"), "longdesc", URL, "link", spec="HTML 4 §13.2"),
+    LinkSource(_tags("img"), "lowsrc", URL, "resource", spec="Netscape extension"),
+    LinkSource(_tags("img"), "dynsrc", URL, "resource", spec="Internet Explorer extension"),
+    LinkSource(_tags("img", "input", "object"), "usemap", URL, "other", spec="HTML §4.8.15"),
+    LinkSource(
+        _tags("body", "table", "tr", "td", "th"),
+        "background",
+        URL,
+        "resource",
+        spec="HTML 4 (obsolete)",
+    ),
+    LinkSource(_tags("head"), "profile", URLS, "other", spec="HTML 4 §7.4.4.3"),
+    LinkSource(_tags("html"), "manifest", URL, "resource", spec="HTML (obsolete appcache)"),
+    LinkSource(None, "itemtype", URLS, "other", spec="HTML §5.2.2 microdata"),
+    LinkSource(None, "itemid", URL, "other", spec="HTML §5.2.2 microdata"),
+    LinkSource(
+        _tags("param"), "value", URL, "resource", when="valuetype=ref", spec="HTML 4 §13.3.2"
+    ),
+    LinkSource(
+        _tags("meta"),
+        "content",
+        REFRESH,
+        "refresh",
+        when="http-equiv=refresh",
+        spec="HTML §4.2.5.3",
+    ),
+    LinkSource(None, "style", CSS, "resource", spec="CSS url(), image-set() in style attributes"),
+    LinkSource(
+        _tags("iframe"),
+        "srcdoc",
+        SRCDOC,
+        "other",
+        spec="HTML §4.8.5: its links, its container's base",
+    ),
+    LinkSource(None, "href", URL, "foreign", when="svg-or-math", spec="SVG 2 / MathML href"),
+    LinkSource(None, "xlink:href", URL, "foreign", when="svg-or-math", spec="SVG 1.1 / XLink"),
+)
+"""Every link source; `<style>` element text (CSS ``url()`` and ``@import``) is walked too."""
+
+# The HTML elements whose own href rows are above; the foreign rows skip them.
+_HTML_HREF = frozenset({"a", "area", "link", "base"})
+# The <base> element's href is the base, not a link.
+
+_CONDITIONS: dict[str, Callable[[Any], bool]] = {
+    "type=image": lambda el: (el.get("type") or "").strip(ASCII_WHITESPACE).lower() == "image",
+    "valuetype=ref": lambda el: (
+        (el.get("valuetype") or "").strip(ASCII_WHITESPACE).lower() == "ref"
+    ),
+    "http-equiv=refresh": lambda el: (
+        (el.get("http-equiv") or "").strip(ASCII_WHITESPACE).lower() == "refresh"
+    ),
+    "svg-or-math": lambda el: next(el.iterancestors("svg", "math"), None) is not None,
+}
+
+# <link rel> tokens that make the linked thing a resource the page loads.
+_RESOURCE_RELS = frozenset(
+    {
+        "stylesheet",
+        "icon",
+        "shortcut",
+        "apple-touch-icon",
+        "apple-touch-icon-precomposed",
+        "mask-icon",
+        "preload",
+        "modulepreload",
+        "prefetch",
+        "prerender",
+        "manifest",
+    }
+)
+
+_BY_TAG: dict[str, tuple[LinkSource, ...]] = {}
+_ANY_TAG = tuple(s for s in LINK_SOURCES if s.tags is None)
+for _source in LINK_SOURCES:
+    for _tag in _source.tags or ():
+        _BY_TAG[_tag] = (*_BY_TAG.get(_tag, ()), _source)
+for _tag in _BY_TAG:
+    _BY_TAG[_tag] = _BY_TAG[_tag] + _ANY_TAG
+
+_ATTRS = sorted({s.attr for s in LINK_SOURCES})
+# Relative to the node it is called on, so that a `select` can walk only matching subtrees.
+_FIND = etree.XPath(
+    "descendant-or-self::*["
+    + " or ".join(f"@*[name()='{a}']" if ":" in a else f"@{a}" for a in _ATTRS)
+    + "] | descendant-or-self::style"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RawLink:
+    """A URL as found, before any resolution."""
+
+    raw: str  # as written in the attribute or text (after entity decoding)
+    tag: str
+    attr: str  # the attribute, or the micro-syntax ("url()", "@import") in <style> text
+    kind: str
+    line: int | None
+    text: str = ""
+    rel: str = ""
+    codebase: str | None = None  # HTML 4: resolve against the element's codebase first
+    srcset_invalid: bool = False  # a srcset candidate with invalid descriptors
+    nested: bool = False  # raw is a whole document (iframe srcdoc)
+
+
+def _anchor_text(element: Any) -> str:
+    if element.tag == "area":
+        return " ".join((element.get("alt") or "").split())
+    text = " ".join(element.xpath("string()").split())
+    if not text:
+        for image in element.iter("img"):
+            alt = image.get("alt")
+            if alt:
+                return " ".join(alt.split())
+    return text
+
+
+def _kind(source: LinkSource, element: Any, rel: str) -> str:
+    if source.kind == "rel":
+        return "resource" if _RESOURCE_RELS.intersection(rel.split()) else "link"
+    if source.kind == "foreign":
+        # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things.
+        return (
+            "link"
+            if element.tag == "a" or next(element.iterancestors("math"), None) is not None
+            else "resource"
+        )
+    return source.kind
+
+
+def _element_links(element: Any, tag: str) -> Iterator[RawLink]:
+    line = element.sourceline
+    rel = ""
+    text = ""
+    if tag in ("a", "area", "link"):
+        rel = " ".join((element.get("rel") or "").lower().split())
+        if tag != "link":
+            text = _anchor_text(element)
+    for source in _BY_TAG.get(tag, _ANY_TAG):
+        value = element.get(source.attr)
+        if value is None:
+            continue
+        if source.when:
+            if source.when == "svg-or-math" and source.attr == "href" and tag in _HTML_HREF:
+                continue
+            if not _CONDITIONS[source.when](element):
+                continue
+        kind = _kind(source, element, rel)
+        syntax = source.syntax
+        if syntax == URL:
+            codebase = None
+            if tag in ("object", "applet") and source.attr in (
+                "data",
+                "classid",
+                "archive",
+                "code",
+            ):
+                codebase = element.get("codebase")
+            yield RawLink(value, tag, source.attr, kind, line, text, rel, codebase)
+        elif syntax in (URLS, COMMA_URLS):
+            codebase = element.get("codebase") if source.attr == "archive" else None
+            for token in split_urls(value, "," if syntax == COMMA_URLS else None):
+                yield RawLink(token, tag, source.attr, kind, line, text, rel, codebase)
+        elif syntax == SRCSET:
+            for candidate in parse_srcset(value):
+                yield RawLink(
+                    candidate.url,
+                    tag,
+                    source.attr,
+                    kind,
+                    line,
+                    "",
+                    rel,
+                    srcset_invalid=not candidate.valid,
+                )
+        elif syntax == REFRESH:
+            url = parse_refresh(value)
+            if url is not None:
+                yield RawLink(url, tag, source.attr, kind, line)
+        elif syntax == CSS:
+            for found in css_urls(value):
+                yield RawLink(found.url, tag, source.attr, kind, line)
+        elif syntax == SRCDOC:
+            yield RawLink(value, tag, source.attr, kind, line, nested=True)
+
+
+def iter_raw_links(tree: Any, within: list[Any] | None = None) -> Iterator[RawLink]:
+    """Every link in ``tree`` (or only inside the ``within`` elements), in document order."""
+    for root in [tree] if within is None else within:
+        for element in _FIND(root):
+            tag = element.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == "style":
+                # <style> element text: url(), image-set() and @import
+                text = element.text or ""
+                base_line = element.sourceline or 1
+                for found in css_urls(text):
+                    yield RawLink(
+                        found.url, "style", found.syntax, "resource", base_line + found.line - 1
+                    )
+                if element.attrib:
+                    yield from _element_links(element, tag)
+                continue
+            if tag == "base":
+                continue  # its href is the base (base.py), not a link
+            yield from _element_links(element, tag)

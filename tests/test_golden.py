@@ -1,0 +1,78 @@
+"""Golden files: each fixtures/html/<case>.html beside <case>.jsonl, its expected links.
+
+fixtures/html/index.tsv gives each case's retrieval URL and what it exercises. After a
+deliberate change of output, regenerate with ``BASELINKS_REGENERATE=1 pytest tests/test_golden.py``
+and review the diff line by line before committing it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from typing import Any
+
+import pytest
+
+from baselinks import extract_links
+from baselinks.walk import LINK_SOURCES
+from baselinks.write import write_jsonl
+from conftest import FIXTURES
+
+HTML = FIXTURES / "html"
+with open(HTML / "index.tsv", encoding="utf-8") as _index:
+    CASES = list(csv.DictReader(_index, delimiter="\t"))
+
+
+def _output(case: dict[str, str]) -> str:
+    links = extract_links(
+        (HTML / case["case"]).read_bytes(), url=case["url"] or None, name=case["case"]
+    )
+    from io import StringIO
+
+    out = StringIO()
+    write_jsonl(links, out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
+def test_golden(case: dict[str, str]) -> None:
+    expected_path = HTML / case["case"].replace(".html", ".jsonl")
+    actual = _output(case)
+    if os.environ.get("BASELINKS_REGENERATE"):
+        expected_path.write_text(actual, encoding="utf-8")
+    assert actual == expected_path.read_text(encoding="utf-8")
+
+
+def test_every_fixture_is_indexed() -> None:
+    on_disk = {p.name for p in HTML.glob("*.html")}
+    assert on_disk == {c["case"] for c in CASES}
+    assert all(c["what it exercises"] for c in CASES)
+
+
+def _all_golden_records() -> list[dict[str, Any]]:
+    records = []
+    for case in CASES:
+        path = HTML / case["case"].replace(".html", ".jsonl")
+        records += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return records
+
+
+def test_every_row_of_the_link_source_table_has_a_fixture() -> None:
+    seen = {(r["tag"], r["attr"]) for r in _all_golden_records()}
+    attrs_seen = {attr for _, attr in seen}
+    missing = []
+    for source in LINK_SOURCES:
+        if source.syntax == "srcdoc":
+            continue  # its links carry their own tag and attr; srcdoc.html covers it
+        if source.tags is None:
+            if source.attr not in attrs_seen:
+                missing.append(source.attr)
+        else:
+            missing += [
+                f"{tag}[{source.attr}]"
+                for tag in sorted(source.tags)
+                if (tag, source.attr) not in seen
+            ]
+    assert missing == []
+    assert {("style", "url()"), ("style", "@import"), ("style", "image-set()")} <= seen
