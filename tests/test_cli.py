@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +117,112 @@ def test_python_dash_m_and_a_closed_pipe() -> None:
     )
     assert proc.stdout == "http://a/g\n"
     assert proc.stderr == ""
+
+
+# --- extract ---------------------------------------------------------------------------------
+
+HTML = b'<html><head><base href="/b/"></head><body><a href="x.html">X</a><img src="i.png"></body></html>'
+
+
+def test_extract_a_file_as_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(HTML)
+    assert main(["extract", str(page), "--url", "http://e.com/a/p.html"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["url"], r["base_source"], r["document"]) for r in records] == [
+        ("http://e.com/b/x.html", "content", str(page)),
+        ("http://e.com/b/i.png", "content", str(page)),
+    ]
+
+
+def test_extract_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(HTML)))
+    assert main(["extract", "--url", "http://e.com/", "--format", "text"]) == 0
+    assert capsys.readouterr().out == "http://e.com/b/x.html\nhttp://e.com/b/i.png\n"
+
+
+def test_extract_a_directory_recursively_with_one_csv_header(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.html").write_bytes(b"<a href=a>")
+    (tmp_path / "sub" / "b.htm").write_bytes(b"<a href=b>")
+    (tmp_path / "sub" / "notes.txt").write_bytes(b"<a href=c>")
+    assert main(["extract", str(tmp_path), "--url", "http://e.com/", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0][:2] == ["url", "raw"]
+    assert [row[0] for row in rows[1:]] == ["http://e.com/a", "http://e.com/b"]
+
+
+def test_extract_tsv_and_kind_and_unique(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(b"<a href=x>1</a><a href=x>2</a><img src=i>")
+    assert (
+        main(
+            [
+                "extract",
+                str(page),
+                "--format",
+                "tsv",
+                "--kind",
+                "link",
+                "--unique",
+                "--url",
+                "http://e.com/",
+            ]
+        )
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split("\t")[:3] == ["url", "raw", "base"]
+    assert [line.split("\t")[0] for line in lines[1:]] == ["http://e.com/x"]
+
+
+def test_extract_goes_on_after_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(b"<a href=x>")
+    missing = tmp_path / "missing.html"
+    assert main(["extract", str(missing), str(page), "--format", "text"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "x\n"
+    assert captured.err == f"baselinks: {missing}: No such file or directory\n"
+
+
+def test_extract_output_file_is_written_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(HTML)
+    out = tmp_path / "links.jsonl"
+    assert main(["extract", str(page), "-o", str(out), "--url", "http://e.com/"]) == 0
+    assert capsys.readouterr().out == ""
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".baselinks-")] == []
+
+
+def test_extract_bad_selector_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(HTML)
+    out = tmp_path / "links.jsonl"
+    assert main(["extract", str(page), "--select", "a[", "-o", str(out)]) == 2
+    assert "invalid CSS selector" in capsys.readouterr().err
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["p.html"]
+
+
+def test_readme_commands_are_the_ones_ci_and_users_run() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0].strip() for b in readme.split("```sh\n")[1:3]]
+    assert blocks[1] == 'python -m pip install -e ".[test]" && python -m pytest'
+    install, run = blocks[0].split(" && ", 1)
+    assert install == "python -m pip install ."
+    argv = shlex.split(run)
+    assert argv[:2] == ["baselinks", "extract"]
+    root = Path(__file__).resolve().parent.parent
+    assert (root / argv[2]).is_file() and argv[2].startswith("fixtures/")

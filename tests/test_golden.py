@@ -76,3 +76,17 @@ def test_every_row_of_the_link_source_table_has_a_fixture() -> None:
             ]
     assert missing == []
     assert {("style", "url()"), ("style", "@import"), ("style", "image-set()")} <= seen
+
+
+def test_the_readme_table_lists_every_link_source() -> None:
+    readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
+    for source in LINK_SOURCES:
+        if source.tags is None:
+            elements = (
+                "any element in SVG/MathML" if source.when == "svg-or-math" else "any element"
+            )
+        else:
+            elements = ", ".join(sorted(source.tags))
+            if source.when and source.when != "svg-or-math":
+                elements += f" ({source.when})"
+        assert f"| {elements} | `{source.attr}` |" in readme, (elements, source.attr)

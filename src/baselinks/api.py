@@ -14,25 +14,19 @@ from collections.abc import Collection, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from lxml.cssselect import CSSSelector, SelectorError
-
 from .base import Base, BaseSource, establish_base, retrieval_base
 from .diagnose import diagnose
-from .errors import BaselinksError
+from .errors import BaselinksError, SelectError
 from .load import Document, Source, load, load_text
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode
-from .walk import RawLink, iter_raw_links
+from .walk import RawLink, iter_raw_links, select_roots
 
 __all__ = ["FIELDS", "KINDS", "Link", "SelectError", "extract_links", "iter_links"]
 
 KINDS = ("link", "resource", "form", "refresh", "other")
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
-
-
-class SelectError(BaselinksError, ValueError):
-    """The ``select`` CSS selector could not be parsed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,25 +107,13 @@ class _Linker:
         )
 
 
-def _selection(tree: Any, select: str | None) -> list[Any] | None:
-    if select is None:
-        return None
-    try:
-        matches = CSSSelector(select)(tree)
-    except SelectorError as exc:
-        raise SelectError(f"invalid CSS selector {select!r}: {exc}") from None
-    chosen = set(matches)
-    # Walk each outermost match once, so a link inside two matches is reported once.
-    return [m for m in matches if not any(a in chosen for a in m.iterancestors())]
-
-
 def _document_links(
     document: Document, fallback: Base, mode: str, select: str | None, depth: int = 0
 ) -> Iterator[Link]:
     """base → walk → resolve for one loaded document."""
     base = establish_base(document.tree, fallback, mode)  # RFC 1808 §3.1 over the fallback
     linker = _Linker(base, mode, document.name)
-    for raw in iter_raw_links(document.tree, _selection(document.tree, select)):
+    for raw in iter_raw_links(document.tree, select_roots(document.tree, select)):
         if not raw.nested:
             yield linker.link(raw)
         elif depth < MAX_SRCDOC_DEPTH:

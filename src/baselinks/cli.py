@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from . import __version__
-from .api import KINDS, Link, SelectError, iter_links
+from .api import KINDS, Link, iter_links
 from .diagnose import diagnose
-from .errors import URLError
+from .errors import SelectError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
 from .write import WRITERS
@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     try:
         status = _COMMANDS[args.command](args, out)
-        if temp is not None:
+        if temp is not None and status != 2:  # a usage error leaves no output file
             out.close()
             os.replace(temp, args.output)  # a reader never sees a half-written file
             temp = None

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from lxml import etree
+from lxml.cssselect import CSSSelector, SelectorError
 
+from .errors import SelectError
 from .microsyntax import ASCII_WHITESPACE, css_urls, parse_refresh, parse_srcset, split_urls
 
-__all__ = ["LINK_SOURCES", "LinkSource", "RawLink", "iter_raw_links"]
+__all__ = ["LINK_SOURCES", "LinkSource", "RawLink", "iter_raw_links", "select_roots"]
 
 # How an attribute's value holds URLs.
 URL = "url"  # the whole value is one URL
@@ -281,3 +283,16 @@ def iter_raw_links(tree: Any, within: list[Any] | None = None) -> Iterator[RawLi
             if tag == "base":
                 continue  # its href is the base (base.py), not a link
             yield from _element_links(element, tag)
+
+
+def select_roots(tree: Any, select: str | None) -> list[Any] | None:
+    """The outermost elements matching the CSS selector ``select`` (``None``: the whole tree)."""
+    if select is None:
+        return None
+    try:
+        matches = CSSSelector(select)(tree)
+    except SelectorError as exc:
+        raise SelectError(f"invalid CSS selector {select!r}: {exc}") from None
+    chosen = set(matches)
+    # Walk each outermost match once, so a link inside two matches is reported once.
+    return [m for m in matches if not any(a in chosen for a in m.iterancestors())]

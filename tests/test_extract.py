@@ -1,0 +1,180 @@
+"""The library API: extract_links / iter_links and their options."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from baselinks import Link, SelectError, extract_links, iter_links
+from conftest import FIXTURES
+
+PAGE = b"""<html><head><base href="/b/"></head><body>
+<nav><a href="home.html">Home</a><a href="about.html">About</a></nav>
+<main><a href="story.html">Story</a><img src="pic.png"><a href="home.html">Home again</a>
+<form action="/go"></form></main>
+</body></html>"""
+URL = "http://example.com/dir/page.html"
+
+
+def urls(links: list[Link]) -> list[str]:
+    return [link.url for link in links]
+
+
+def test_bytes_with_a_retrieval_url() -> None:
+    links = extract_links(PAGE, url=URL)
+    assert urls(links)[:2] == ["http://example.com/b/home.html", "http://example.com/b/about.html"]
+    assert {link.base_source for link in links} == {"content"}
+    assert {link.document for link in links} == {"-"}
+
+
+def test_a_path_names_the_document(tmp_path: Path) -> None:
+    path = tmp_path / "page.html"
+    path.write_bytes(PAGE)
+    assert {link.document for link in extract_links(path, url=URL)} == {str(path)}
+    assert {link.document for link in extract_links(str(path), url=URL)} == {str(path)}
+    assert {link.document for link in extract_links(PAGE, name="mine")} == {"mine"}
+
+
+def test_select_keeps_links_inside_matching_elements() -> None:
+    assert urls(extract_links(PAGE, url=URL, select="nav")) == [
+        "http://example.com/b/home.html",
+        "http://example.com/b/about.html",
+    ]
+    # nested matches are walked once; the <base> still applies although it is outside
+    assert urls(extract_links(PAGE, url=URL, select="main, main img")) == [
+        "http://example.com/b/story.html",
+        "http://example.com/b/pic.png",
+        "http://example.com/b/home.html",
+        "http://example.com/go",
+    ]
+    assert extract_links(PAGE, url=URL, select="aside") == []
+
+
+def test_an_invalid_selector_is_a_select_error() -> None:
+    with pytest.raises(SelectError, match="invalid CSS selector 'a\\['"):
+        extract_links(PAGE, select="a[")
+
+
+def test_kinds_and_unique() -> None:
+    assert urls(extract_links(PAGE, url=URL, kinds={"form", "resource"})) == [
+        "http://example.com/b/pic.png",
+        "http://example.com/go",
+    ]
+    unique = extract_links(PAGE, url=URL, unique=True)
+    assert len(urls(unique)) == len(set(urls(unique))) == 5
+    assert unique[0].text == "Home"  # the first occurrence is the one kept
+    with pytest.raises(ValueError, match="unknown kind"):
+        extract_links(PAGE, kinds={"links"})
+
+
+def test_modes_differ_where_the_rfcs_do() -> None:
+    page = b'<a href="../../../g">x</a><a href=";x">y</a>'
+    base = "http://a/b/c/d;p?q"
+    assert urls(extract_links(page, url=base)) == ["http://a/../g", "http://a/b/c/d;x"]
+    assert urls(extract_links(page, url=base, mode="rfc3986")) == ["http://a/g", "http://a/b/c/;x"]
+    assert urls(extract_links(page, url=base, mode="whatwg")) == ["http://a/g", "http://a/b/c/;x"]
+    with pytest.raises(ValueError, match="unknown mode"):
+        extract_links(page, mode="rfc2396")
+
+
+def test_a_link_whatwg_cannot_parse_is_kept_with_unresolvable() -> None:
+    links = extract_links(
+        b'<a href="http://[bad">x</a><a href="ok">y</a>', url="http://e.com/", mode="whatwg"
+    )
+    assert [(link.url, link.problems) for link in links] == [
+        ("http://[bad", ("unresolvable",)),
+        ("http://e.com/ok", ()),
+    ]
+
+
+def test_a_bad_base_element_falls_back_to_the_retrieval_url() -> None:
+    for href in ("http://[bad", "data:text/html,x", " JavaScript:void(0)"):
+        page = f'<base href="{href}"><a href="g">x</a>'.encode()
+        link = extract_links(page, url="http://e.com/d/", mode="whatwg")[0]
+        assert (link.url, link.base_source) == ("http://e.com/d/g", "retrieval")
+
+
+def test_a_relative_base_with_nothing_to_anchor_it_is_ignored() -> None:
+    (link,) = extract_links(b'<base href="/x/"><a href="g">x</a>')
+    assert (link.url, link.base, link.base_source, link.problems) == (
+        "g",
+        "",
+        "default",
+        ("no-base",),
+    )
+
+
+def test_whitespace_around_a_value_is_stripped_but_raw_keeps_it() -> None:
+    (link,) = extract_links(b'<a href=" \n g.html\t">x</a>', url="http://e.com/")
+    assert (link.url, link.raw) == ("http://e.com/g.html", " \n g.html\t")
+
+
+def test_transport_charset_beats_the_meta_prescan() -> None:
+    page = '<meta charset="utf-8"><a href="\u00e9.html">x</a>'.encode("cp1252")
+    assert extract_links(page, charset="iso-8859-1")[0].raw == "\u00e9.html"
+    assert extract_links(page)[0].raw == "\ufffd.html"  # what a browser shows too
+
+
+def test_line_numbers_survive_the_end_tag_repair() -> None:
+    page = b"<html><body>\n</html >\n\n<a href=x>x</a>"
+    assert [(link.raw, link.line) for link in extract_links(page)] == [("x", 4)]
+
+
+def test_empty_and_textless_documents_have_no_links() -> None:
+    assert extract_links(b"") == []
+    assert extract_links(b"   \n") == []
+    assert extract_links(b"just text") == []
+
+
+def test_nested_srcdoc_is_followed_to_a_limit() -> None:
+    inner = '<a href="deep.html">d</a>'
+    for _ in range(12):
+        inner = (
+            '<iframe srcdoc="' + inner.replace("&", "&amp;").replace('"', "&quot;") + '"></iframe>'
+        )
+    links = extract_links(inner.encode(), url="http://e.com/")
+    assert links == []  # nested 12 deep: beyond MAX_SRCDOC_DEPTH (8), not followed
+    shallow = '<iframe srcdoc="&lt;a href=&quot;s.html&quot;&gt;s&lt;/a&gt;"></iframe>'
+    (link,) = extract_links(shallow.encode(), url="http://e.com/")
+    assert (link.url, link.base_source, link.document) == (
+        "http://e.com/s.html",
+        "encapsulating",
+        "-#srcdoc@1",
+    )
+
+
+def test_records_are_immutable_and_serialisable() -> None:
+    link = extract_links(PAGE, url=URL)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        link.url = "x"  # type: ignore[misc]
+    record = link.as_dict()
+    assert list(record) == [
+        "url",
+        "raw",
+        "base",
+        "base_source",
+        "tag",
+        "attr",
+        "line",
+        "document",
+        "text",
+        "rel",
+        "kind",
+        "problems",
+    ]
+    assert record["problems"] == []
+
+
+def test_iter_links_is_lazy() -> None:
+    stream = iter_links(PAGE, url=URL)
+    assert next(stream).url == "http://example.com/b/home.html"
+
+
+def test_saved_from_comment_only_when_no_url_is_given() -> None:
+    page = (FIXTURES / "html" / "saved-from.html").read_bytes()
+    assert extract_links(page)[0].base == "https://www.example.org/news/a/b.html"
+    assert extract_links(page, url="http://given.example/")[0].base == "http://given.example/"
+    marker = b"<!-- saved from url=(0014)about:internet -->\n<a href=g>x</a>"
+    assert extract_links(marker)[0].base_source == "default"  # a zone marker, not a URL

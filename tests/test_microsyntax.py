@@ -1,0 +1,103 @@
+"""srcset, declarative refresh, space-separated lists and CSS, each against its spec's cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from baselinks.microsyntax import CSSURL, css_urls, parse_refresh, parse_srcset, split_urls
+
+# HTML standard "shared declarative refresh steps": (content, URL or None)
+REFRESH = [
+    ("5; URL='x.html'", "x.html"),
+    ('5; URL="x.html"', "x.html"),
+    ("0,url=x.html", "x.html"),
+    ("5; x.html", "x.html"),
+    ("5 x.html", "x.html"),
+    (' 0 ; url = "x y.html" trailing', "x y.html"),  # quote truncates
+    ("0; url='unterminated", "unterminated"),
+    ("3; Url=a.html?u=1", "a.html?u=1"),
+    ("0;URL=", ""),  # an empty URL: the document itself
+    ("5;  URLfoo", "URLfoo"),  # "URL" not followed by "=": the whole rest is the URL
+    ("5; ur=x", "ur=x"),
+    (".5; x", "x"),  # a time may start with "."
+    ("1.5.6; x", "x"),
+    ("5", None),  # no URL: the page refreshes itself
+    ("5;", None),
+    ("", None),
+    ("soon; url=x", None),  # no digits: the steps return
+    ("5x; url=y", None),  # after the time only ";", "," or whitespace may follow
+]
+
+
+@pytest.mark.parametrize(("content", "url"), REFRESH)
+def test_refresh(content: str, url: str | None) -> None:
+    assert parse_refresh(content) == url
+
+
+# HTML standard "parse a srcset attribute": (value, [(url, valid)])
+SRCSET = [
+    ("a.png", [("a.png", True)]),
+    ("a.png 1x, b.png 2x", [("a.png", True), ("b.png", True)]),
+    ("a,b.png 1x,c.png 2x", [("a,b.png", True), ("c.png", True)]),  # commas inside URLs
+    ("a.png,b.png", [("a.png,b.png", True)]),  # no whitespace: one URL
+    ("a.png, b.png", [("a.png", True), ("b.png", True)]),
+    ("a.png,, b.png", [("a.png", True), ("b.png", True)]),  # trailing commas removed
+    ("  a.png   100w ,  b.png 200w  ", [("a.png", True), ("b.png", True)]),
+    ("a.png 100w 50h", [("a.png", True)]),
+    ("a.png 1x 2x", [("a.png", False)]),  # two densities
+    ("a.png 50h", [("a.png", False)]),  # h without w
+    ("a.png 0w", [("a.png", False)]),
+    ("a.png -1x", [("a.png", False)]),
+    ("a.png foo", [("a.png", False)]),
+    ("a.png (1x, 2x) 1x, b.png", [("a.png", False), ("b.png", True)]),  # parens keep the comma
+    ("data:image/png;base64,AAAA 1x", [("data:image/png;base64,AAAA", True)]),
+    ("", []),
+    (" , , ", []),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), SRCSET)
+def test_srcset(value: str, expected: list[tuple[str, bool]]) -> None:
+    assert [(c.url, c.valid) for c in parse_srcset(value)] == expected
+
+
+def test_srcset_keeps_descriptors() -> None:
+    assert parse_srcset("a.png 100w 50h")[0].descriptors == ("100w", "50h")
+
+
+def test_split_urls_splits_on_ascii_whitespace_only() -> None:
+    assert split_urls(" a  b\tc\nd ") == ["a", "b", "c", "d"]
+    assert split_urls("a\u00a0b c") == ["a\u00a0b", "c"]  # NBSP is not a separator
+    assert split_urls("a.jar, b.jar ,,c.jar", ",") == ["a.jar", "b.jar", "c.jar"]
+
+
+CSS = [
+    ('@import "a.css";', [("a.css", "@import")]),
+    ("@import 'a.css' screen;", [("a.css", "@import")]),
+    ("@import url(a.css);", [("a.css", "@import")]),
+    ('@import url("a.css");', [("a.css", "@import")]),
+    ('@IMPORT "a.css";', [("a.css", "@import")]),
+    ("p { background: url(a.png) }", [("a.png", "url()")]),
+    ("p { background: URL( 'a.png' ) }", [("a.png", "url()")]),
+    ("p { background: url(a\\29 b.png) }", [("a)b.png", "url()")]),  # escapes decoded
+    ("/* url(no.png) */ p { color: red }", []),  # comments are not CSS
+    ('p { content: "url(no.png)" }', []),  # a string is not a url()
+    (
+        'p { background: image-set("a.png" 1x, url(b.png) 2x) }',
+        [("a.png", "image-set()"), ("b.png", "url()")],
+    ),
+    ('p { background: -webkit-image-set("a.png" 1x) }', [("a.png", "image-set()")]),
+    ('@font-face { src: url(f.woff2) format("woff2") }', [("f.woff2", "url()")]),
+    ("@media print { p { background: url(print.png) } }", [("print.png", "url()")]),
+    ("p { background: url(unclosed.png", [("unclosed.png", "url()")]),
+    ("color: red", []),
+]
+
+
+@pytest.mark.parametrize(("css", "expected"), CSS)
+def test_css_urls(css: str, expected: list[tuple[str, str]]) -> None:
+    assert [(u.url, u.syntax) for u in css_urls(css)] == expected
+
+
+def test_css_lines_count_from_one() -> None:
+    assert css_urls("a{}\n\nb{background:url(x)}") == [CSSURL("x", "url()", 3)]
