@@ -82,9 +82,10 @@ def test_the_readme_table_lists_every_link_source() -> None:
     readme = (FIXTURES.parent / "README.md").read_text(encoding="utf-8")
     for source in LINK_SOURCES:
         if source.tags is None:
-            elements = (
-                "any element in SVG/MathML" if source.when == "svg-or-math" else "any element"
-            )
+            elements = {
+                "svg-or-math": "any element in SVG/MathML",
+                "custom-element": "any custom element (`<lazy-image>`: a hyphen in the name)",
+            }.get(source.when, "any element")
         else:
             elements = ", ".join(sorted(source.tags))
             if source.when and source.when != "svg-or-math":

@@ -59,6 +59,14 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
     LinkSource(_tags("img", "source"), "srcset", SRCSET, "resource", spec="HTML §4.8.4.3"),
     LinkSource(_tags("link"), "imagesrcset", SRCSET, "resource", spec="HTML §4.2.4 preload"),
     LinkSource(_tags("input"), "src", URL, "resource", when="type=image", spec="HTML §4.10.5.1.20"),
+    LinkSource(
+        _tags("image"),
+        "src",
+        URL,
+        "resource",
+        when="not-svg",
+        spec="HTML §13.2.6.4.7: <image> is <img>",
+    ),
     LinkSource(_tags("video"), "poster", URL, "resource", spec="HTML §4.8.9"),
     LinkSource(_tags("object"), "data", URL, "resource", spec="HTML §4.8.7; HTML 4 codebase"),
     LinkSource(_tags("object", "applet"), "codebase", URL, "resource", spec="HTML 4 §13.3"),
@@ -111,6 +119,10 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
         "other",
         spec="HTML §4.8.5: its links, its container's base",
     ),
+    LinkSource(
+        None, "href", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"
+    ),
+    LinkSource(None, "src", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"),
     LinkSource(None, "href", URL, "foreign", when="svg-or-math", spec="SVG 2 / MathML href"),
     LinkSource(None, "xlink:href", URL, "foreign", when="svg-or-math", spec="SVG 1.1 / XLink"),
 )
@@ -129,7 +141,30 @@ _CONDITIONS: dict[str, Callable[[Any], bool]] = {
         (el.get("http-equiv") or "").strip(ASCII_WHITESPACE).lower() == "refresh"
     ),
     "svg-or-math": lambda el: next(el.iterancestors("svg", "math"), None) is not None,
+    "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
+    "custom-element": lambda el: _is_custom_element(el.tag),
 }
+
+# HTML §4.13.2 "valid custom element name": a lower-case ASCII letter first, a hyphen inside,
+# and not one of the SVG/MathML names below. (<lazy-image src>, <phoenix-super-link href>:
+# URLs a page's scripts load; kind "other" as their meaning is the page's own.)
+_RESERVED_CUSTOM = frozenset(
+    {
+        "annotation-xml",
+        "color-profile",
+        "font-face",
+        "font-face-src",
+        "font-face-uri",
+        "font-face-format",
+        "font-face-name",
+        "missing-glyph",
+    }
+)
+
+
+def _is_custom_element(tag: str) -> bool:
+    return "-" in tag and "a" <= tag[0] <= "z" and ":" not in tag and tag not in _RESERVED_CUSTOM
+
 
 # <link rel> tokens that make the linked thing a resource the page loads.
 _RESOURCE_RELS = frozenset(
