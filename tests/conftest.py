@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
+
+from hypothesis import settings
+
+# No deadline: the machine is shared and noisy, and speed is measured in benchmarks/, not here.
+# Under CI the examples are derandomized, so a red run is reproducible and never a coin toss.
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
+settings.register_profile("thorough", deadline=None, max_examples=20_000)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
+)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFORMANCE = FIXTURES / "conformance"
