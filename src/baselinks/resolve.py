@@ -128,8 +128,9 @@ class _RFC1808(Resolver):
 
     def __init__(self, base: str, mode: str = "rfc1808") -> None:
         super().__init__(base, mode)
-        scheme, netloc, path, _, _, _ = split(base)
-        self._base_parts = parse(base)
+        self._base_parts = parts = parse(base)
+        scheme, path = parts.scheme, parts.path
+        netloc = parts.netloc if parts.has_netloc else None
         self._netloc = netloc
         # What every result that inherits scheme and net_loc begins with (Step 7).
         self._prefix = recombine(
