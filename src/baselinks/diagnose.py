@@ -29,6 +29,7 @@ tuple is the order of :data:`CODES`, so output is stable.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .url import SCHEME_RE, split
 
@@ -59,12 +60,17 @@ _OPAQUE_SCHEMES = frozenset(
 )
 
 
-def _unsuitable(base: str) -> bool:
+@lru_cache(maxsize=256)
+def _base_facts(base: str) -> tuple[str, bool]:
+    """The base's scheme in lower case, and whether it is unsuitable for relative references.
+
+    Cached: a document's links all share one base, and diagnose runs once per link.
+    """
     scheme, netloc, path, _, _, _ = split(base)
-    if scheme.lower() in _OPAQUE_SCHEMES:
-        return True
-    # Any other scheme without "//" and without an absolute path is opaque too ("foo:bar").
-    return bool(scheme) and netloc is None and not path.startswith("/")
+    scheme = scheme.lower()
+    # Any scheme without "//" and without an absolute path is opaque too ("foo:bar").
+    opaque = bool(scheme) and netloc is None and not path.startswith("/")
+    return scheme, scheme in _OPAQUE_SCHEMES or opaque
 
 
 def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
@@ -82,7 +88,7 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         found.add("bad-escape")
     if has_scheme:
         scheme, netloc, _, _, _, _ = split(embedded)
-        if netloc is None and base and scheme.lower() == split(base)[0].lower():
+        if netloc is None and base and scheme.lower() == _base_facts(base)[0]:
             found.add("scheme-relative-loophole")
         if not _RFC3986_SCHEME.match(embedded):
             found.add("colon-in-first-segment")
@@ -92,7 +98,7 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
             found.add("colon-in-first-segment")
         if embedded and not base:
             found.add("no-base")
-        elif base and _unsuitable(base):
+        elif base and _base_facts(base)[1]:
             found.add("unsuitable-base")
     if result and _DOTDOT.search(split(result)[2]):
         found.add("dot-segments-above-root")
