@@ -84,10 +84,11 @@ def test_the_readme_table_lists_every_link_source() -> None:
         if source.tags is None:
             elements = {
                 "svg-or-math": "any element in SVG/MathML",
+                "foreign-href": "any element in SVG/MathML",
                 "custom-element": "any custom element (`<lazy-image>`: a hyphen in the name)",
             }.get(source.when, "any element")
         else:
             elements = ", ".join(sorted(source.tags))
-            if source.when and source.when != "svg-or-math":
+            if source.when and source.when not in ("svg-or-math", "foreign-href"):
                 elements += f" ({source.when})"
         assert f"| {elements} | `{source.attr}` |" in readme, (elements, source.attr)

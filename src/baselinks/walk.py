@@ -123,7 +123,7 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
         None, "href", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"
     ),
     LinkSource(None, "src", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"),
-    LinkSource(None, "href", URL, "foreign", when="svg-or-math", spec="SVG 2 / MathML href"),
+    LinkSource(None, "href", URL, "foreign", when="foreign-href", spec="SVG 2 / MathML href"),
     LinkSource(None, "xlink:href", URL, "foreign", when="svg-or-math", spec="SVG 1.1 / XLink"),
 )
 """Every link source; `<style>` element text (CSS ``url()`` and ``@import``) is walked too."""
@@ -140,7 +140,9 @@ _CONDITIONS: dict[str, Callable[[Any], bool]] = {
     "http-equiv=refresh": lambda el: (
         (el.get("http-equiv") or "").strip(ASCII_WHITESPACE).lower() == "refresh"
     ),
-    "svg-or-math": lambda el: next(el.iterancestors("svg", "math"), None) is not None,
+    "svg-or-math": lambda el: _in_svg_or_math(el),
+    # href on a/area/link/base has its own HTML rows (or is the base): not counted twice here
+    "foreign-href": lambda el: el.tag not in _HTML_HREF and _in_svg_or_math(el),
     "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
     "custom-element": lambda el: _is_custom_element(el.tag),
 }
@@ -160,6 +162,10 @@ _RESERVED_CUSTOM = frozenset(
         "missing-glyph",
     }
 )
+
+
+def _in_svg_or_math(element: Any) -> bool:
+    return next(element.iterancestors("svg", "math"), None) is not None
 
 
 def _is_custom_element(tag: str) -> bool:
@@ -253,11 +259,8 @@ def _element_links(element: Any, tag: str) -> Iterator[RawLink]:
         value = element.get(source.attr)
         if value is None:
             continue
-        if source.when:
-            if source.when == "svg-or-math" and source.attr == "href" and tag in _HTML_HREF:
-                continue
-            if not _CONDITIONS[source.when](element):
-                continue
+        if source.when and not _CONDITIONS[source.when](element):
+            continue
         kind = _kind(source, element, rel)
         syntax = source.syntax
         if syntax == URL:
