@@ -80,8 +80,9 @@ class _Linker:
         # valid URL potentially surrounded by spaces"); `raw` keeps them as written.
         value = raw.raw.strip(ASCII_WHITESPACE)
         resolver, source = self.resolver, self.base.source
-        if raw.codebase is not None and raw.codebase.strip(ASCII_WHITESPACE):
-            resolver = self._codebase(raw.codebase.strip(ASCII_WHITESPACE))
+        codebase = (raw.codebase or "").strip(ASCII_WHITESPACE)
+        if codebase:
+            resolver = self._codebase(codebase)
             if resolver is not self.resolver:
                 source = BaseSource.CONTENT  # the codebase attribute is a base in the content
         try:

@@ -21,6 +21,7 @@ from typing import Any
 from lxml import etree
 
 from .errors import URLError
+from .microsyntax import ASCII_WHITESPACE
 from .resolve import resolve
 from .url import SCHEME_RE
 
@@ -86,7 +87,6 @@ def retrieval_base(url: str | None, text: str = "") -> Base:
 _BASE_ELEMENTS = etree.XPath(
     "//base[@href][not(ancestor::template or ancestor::svg or ancestor::math)]"
 )
-_ASCII_WHITESPACE = "\t\n\x0c\r "
 # A base that cannot anchor links: the HTML standard ignores javascript: and data: bases.
 _REFUSED_SCHEMES = ("javascript:", "data:")
 
@@ -101,7 +101,7 @@ def establish_base(tree: Any, fallback: Base, mode: str) -> Base:
     Heritrix apply it only to the links after it).
     """
     for element in _BASE_ELEMENTS(tree):
-        href = element.get("href").strip(_ASCII_WHITESPACE)
+        href = element.get("href").strip(ASCII_WHITESPACE)
         if href.lower().startswith(_REFUSED_SCHEMES):
             return fallback
         try:

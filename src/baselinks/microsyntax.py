@@ -216,7 +216,7 @@ def _walk(tokens: Iterable[Any], found: list[CSSURL], *, in_image_set: bool) -> 
     after_import = False
     for token in tokens:
         kind = token.type
-        if kind in ("whitespace", "comment"):
+        if kind == "whitespace":  # comments were dropped by skip_comments=True
             continue
         if kind == "url":
             found.append(
