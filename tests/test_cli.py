@@ -147,11 +147,19 @@ def test_extract_a_directory_recursively_with_one_csv_header(
     (tmp_path / "sub").mkdir()
     (tmp_path / "a.html").write_bytes(b"<a href=a>")
     (tmp_path / "sub" / "b.htm").write_bytes(b"<a href=b>")
-    (tmp_path / "sub" / "notes.txt").write_bytes(b"<a href=c>")
+    # recognised by content, not by name: a page without a suffix is read, notes and an
+    # image are skipped (counted, not failures)
+    (tmp_path / "sub" / "page").write_bytes(b"<!DOCTYPE html><a href=c>")
+    (tmp_path / "sub" / "notes.txt").write_bytes(b"see a href=d")
+    (tmp_path / "sub" / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n<a href=e>")
     assert main(["extract", str(tmp_path), "--url", "http://e.com/", "--format", "csv"]) == 0
-    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    captured = capsys.readouterr()
+    rows = list(csv.reader(io.StringIO(captured.out)))
     assert rows[0][:2] == ["url", "raw"]
-    assert [row[0] for row in rows[1:]] == ["http://e.com/a", "http://e.com/b"]
+    assert [row[0] for row in rows[1:]] == ["http://e.com/a", "http://e.com/b", "http://e.com/c"]
+    assert captured.err == (
+        "baselinks: 5 files, 3 documents, 3 links; skipped 2 (2 not a document); 0 failed\n"
+    )
 
 
 def test_extract_tsv_and_kind_and_unique(
@@ -189,7 +197,10 @@ def test_extract_goes_on_after_a_missing_file(
     assert main(["extract", str(missing), str(page), "--format", "text"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "x\n"
-    assert captured.err == f"baselinks: {missing}: No such file or directory\n"
+    assert captured.err == (
+        f"baselinks: {missing}: No such file or directory\n"
+        "baselinks: 1 file, 1 document, 1 link; 1 failed\n"
+    )
 
 
 def test_extract_output_file_is_written_whole(

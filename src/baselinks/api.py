@@ -1,28 +1,49 @@
 """The pipeline, load → base → walk → resolve, in a few lines. Read this file first.
 
-    document = load(source)                                  load.py
-    base     = establish_base(document.tree, fallback)       base.py   (RFC 1808 §3)
-    raw      = iter_raw_links(document.tree)                 walk.py   (never resolves)
-    links    = resolve each raw link against base            here      (RFC 1808 §4)
+    parts    = iter_entries(input)                           containers/  (WARC, MIME, HTTP, HTML)
+    document = load(part.body)                               load.py
+    base     = establish_base(document.tree,                 base.py      (RFC 1808 §3)
+                   encapsulating_base(part.locations,
+                       retrieval_base(part.retrieval)))
+    raw      = iter_raw_links(document.tree)                 walk.py      (never resolves)
+    links    = resolve each raw link against base            here         (RFC 1808 §4)
 
 The writers (write.py) turn :class:`Link` records into JSON Lines, CSV, TSV or text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from dataclasses import asdict, dataclass
-from typing import Any
+import io
+import os
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, BinaryIO
 
-from .base import Base, BaseSource, establish_base, retrieval_base
+from .base import Base, BaseSource, encapsulating_base, establish_base, retrieval_base
+from .containers import Part, Skipped, iter_entries
+from .containers.httpmsg import as_pairs
 from .diagnose import diagnose
-from .errors import BaselinksError, SelectError
-from .load import Document, Source, load, load_text
+from .errors import BaselinksError, InputError, SelectError
+from .load import Document, load, load_text
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode
-from .walk import RawLink, iter_raw_links, select_roots
+from .walk import RawLink, header_links, iter_raw_links, select_roots
 
-__all__ = ["FIELDS", "KINDS", "Link", "SelectError", "extract_links", "iter_links"]
+__all__ = [
+    "FIELDS",
+    "KINDS",
+    "Link",
+    "SelectError",
+    "Source",
+    "Summary",
+    "extract_links",
+    "iter_links",
+]
+
+# A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
+Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
+Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 
 KINDS = ("link", "resource", "form", "refresh", "other")
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
@@ -108,6 +129,37 @@ class _Linker:
         )
 
 
+@dataclass
+class Summary:
+    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into."""
+
+    files: int = 0
+    documents: int = 0
+    links: int = 0
+    failed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
+
+    def __str__(self) -> str:
+        def count(n: int, what: str) -> str:
+            return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+        text = ", ".join(
+            (
+                count(self.files, "file"),
+                count(self.documents, "document"),
+                count(self.links, "link"),
+            )
+        )
+        if self.skipped:
+            # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
+            grouped: Counter[str] = Counter()
+            for reason, n in self.skipped.items():
+                grouped[reason.split(" (")[0]] += n
+            reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
+            text += f"; skipped {sum(grouped.values()):,} ({reasons})"
+        return text + f"; {self.failed:,} failed"
+
+
 def _document_links(
     document: Document, fallback: Base, mode: str, select: str | None, depth: int = 0
 ) -> Iterator[Link]:
@@ -125,6 +177,29 @@ def _document_links(
             yield from _document_links(nested, inner, mode, None, depth + 1)
 
 
+def _part_links(part: Part, mode: str, select: str | None) -> Iterator[Link]:
+    """One document of an input: its HTTP header links, then its own."""
+    document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
+    retrieval = retrieval_base(part.retrieval, document.text if document else "")
+    if part.headers:
+        # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
+        # whatever <base> the body holds.
+        linker = _Linker(retrieval, mode, part.name)
+        for raw in header_links(part.status, part.headers):
+            yield linker.link(raw)
+    if document is not None:
+        fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
+        yield from _document_links(document, fallback, mode, select)
+
+
+def _open(source: Source, name: str | None) -> tuple[BinaryIO, str]:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return io.BytesIO(bytes(source)), name or "-"
+    if isinstance(source, str | os.PathLike):
+        return open(source, "rb"), name or os.fspath(source)
+    return source, name or str(getattr(source, "name", "-"))
+
+
 def iter_links(
     source: Source,
     *,
@@ -135,32 +210,86 @@ def iter_links(
     unique: bool = False,
     charset: str | None = None,
     name: str | None = None,
+    headers: Headers | None = None,
+    strict: bool = True,
+    on_error: Callable[[InputError], None] | None = None,
+    summary: Summary | None = None,
 ) -> Iterator[Link]:
-    """Every link of the document ``source`` (bytes, or a path), streamed in document order.
+    """Every link of every document in ``source``, streamed in input order.
 
-    ``url`` is the retrieval URL (RFC 1808 §3.3). ``select``: a CSS selector; only links inside
-    matching elements. ``kinds``: keep only these kinds. ``unique``: the first link per URL.
-    ``charset``: the transport's charset (HTTP ``Content-Type``), if known. ``name``: what the
-    ``document`` field says (default: the path, or ``-`` for bytes).
+    ``source``: bytes, a path, or a binary file; HTML, a MIME message or MHTML archive, a WARC
+    or ARC file, a raw HTTP response, or a gzip of any of these, recognised by content.
+
+    ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects;
+    WARC records carry their own. ``headers``: the HTTP response headers of a fetched body
+    (a mapping or pairs): their charset and content coding are honoured, their ``Link`` header
+    gives links. ``charset``: the transport's charset, overriding the headers'.
+
+    ``select``: a CSS selector; only links inside matching elements. ``kinds``: keep only these
+    kinds. ``unique``: the first link per URL in each document. ``name``: what the ``document``
+    field says (default: the path, or ``-`` for bytes).
+
+    Damage (a truncated archive, a broken MIME part) never stops the rest: every readable
+    document is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``; without
+    one, the first error is raised after the last link (the others attached as notes).
+    ``strict=False`` skips an input that is no document (an image) instead of failing on it.
+    ``summary`` counts files, documents, links, skipped records and failures.
     """
     check_mode(mode)
     if kinds is not None and not set(kinds) <= set(KINDS):
         raise ValueError(
             f"unknown kind(s) {sorted(set(kinds) - set(KINDS))}: expected {', '.join(KINDS)}"
         )
-    document = load(source, charset=charset, name=name)
-    links = _document_links(document, retrieval_base(url, document.text), mode, select)
-    seen: set[str] = set()
-    for link in links:
-        if kinds is not None and link.kind not in kinds:
-            continue
-        if unique:
-            if link.url in seen:
+    tally = summary if summary is not None else Summary()
+    errors: list[InputError] = []
+    stream, label = _open(source, name)
+    try:
+        tally.files += 1
+        entries = iter_entries(
+            stream, label, url=url, headers=as_pairs(headers), charset=charset, named=strict
+        )
+        for entry in entries:
+            if isinstance(entry, InputError):
+                tally.failed += 1
+                if on_error is None:
+                    errors.append(entry)
+                else:
+                    on_error(entry)
                 continue
-            seen.add(link.url)
-        yield link
+            if isinstance(entry, Skipped):
+                tally.skipped[entry.reason] += 1
+                continue
+            tally.documents += 1
+            seen: set[str] = set()
+            for link in _part_links(entry, mode, select):
+                if kinds is not None and link.kind not in kinds:
+                    continue
+                if unique:
+                    if link.url in seen:
+                        continue
+                    seen.add(link.url)
+                tally.links += 1
+                yield link
+    finally:
+        if stream is not source:
+            stream.close()
+    if errors:
+        first = errors[0]
+        for other in errors[1:]:
+            first.add_note(str(other))
+        raise first
 
 
 def extract_links(source: Source, **options: Any) -> list[Link]:
-    """:func:`iter_links` as a list; the same keyword options."""
-    return list(iter_links(source, **options))
+    """:func:`iter_links` as a list; the same keyword options.
+
+    Without ``on_error``, a damaged input raises :class:`~baselinks.InputError` with the links
+    that could be read in its ``links`` attribute.
+    """
+    links: list[Link] = []
+    try:
+        links.extend(iter_links(source, **options))
+    except InputError as exc:
+        exc.links = links  # type: ignore[attr-defined]
+        raise
+    return links

@@ -14,6 +14,7 @@ whatever fallback it is handed, resolving a relative ``<base href>`` against it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -25,7 +26,14 @@ from .microsyntax import ASCII_WHITESPACE
 from .resolve import resolve
 from .url import SCHEME_RE
 
-__all__ = ["Base", "BaseSource", "establish_base", "retrieval_base", "saved_from_url"]
+__all__ = [
+    "Base",
+    "BaseSource",
+    "encapsulating_base",
+    "establish_base",
+    "retrieval_base",
+    "saved_from_url",
+]
 
 
 class BaseSource(str, Enum):
@@ -78,6 +86,31 @@ def retrieval_base(url: str | None, text: str = "") -> Base:
     if saved is not None:
         return Base(saved, BaseSource.RETRIEVAL)
     return DEFAULT
+
+
+def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> Base:
+    """RFC 1808 §3.2, recursively: the base headers of the enclosing entities, outermost first.
+
+    "If no base URL is embedded, the base URL of a document is defined by the document's
+    retrieval context. For a document that is enclosed within another entity (such as a message
+    or another document), the retrieval context is that entity; thus, the default base URL of
+    the document is the base URL of the entity in which the document is encapsulated."
+    (RFC 1808 §3.2; RFC 2557 §5 says the same of MHTML's Content-Location.)
+
+    Each header is resolved against the base of the entity around it, starting at ``fallback``
+    (§3.3 or §3.4). A header the mode cannot resolve, or that stays relative (nothing absolute
+    around it: RFC 2557 would then invent ``thismessage:/``, RFC 1808 has no such rule), is
+    passed over, and the base of the entity around it stands.
+    """
+    base = fallback
+    for location in locations:
+        try:
+            url = resolve(base.url, location, mode=mode)
+        except URLError:
+            continue
+        if SCHEME_RE.match(url) is not None:
+            base = Base(url, BaseSource.ENCAPSULATING)
+    return base
 
 
 # The first <base> element with an href attribute in tree order (HTML standard, "the document

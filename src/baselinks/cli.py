@@ -1,18 +1,20 @@
 """The ``baselinks`` command: argument parsing and wiring only.
 
     baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text] [--mode MODE]
-                      [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-o FILE]
+                      [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-q] [-o FILE]
     baselinks resolve BASE REF [REF ...] [--mode MODE] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
-the rest still processed), 2 for a usage error, 130 on Ctrl-C.
+the rest still processed), 2 for a usage error, 130 on Ctrl-C. ``extract`` ends with a summary
+line on stderr (files, documents, links, skipped, failed) unless ``--quiet``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -21,15 +23,12 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from . import __version__
-from .api import KINDS, Link, iter_links
+from .api import KINDS, Link, Summary, iter_links
 from .diagnose import diagnose
-from .errors import SelectError, URLError
+from .errors import InputError, SelectError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
 from .write import WRITERS
-
-# In a directory, these files are documents; a file named on the command line always is.
-HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".xht", ".shtml")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -42,9 +41,12 @@ def _build_parser() -> argparse.ArgumentParser:
 
     ext = commands.add_parser(
         "extract",
-        help="extract every link from HTML documents, made absolute",
+        help="extract every link from documents and archives, made absolute",
         description="Extract every link from each document, resolved against its base URL "
-        "(RFC 1808 §3: <base href>, then --url or a 'saved from url' comment, then none).",
+        "(RFC 1808 §3: <base href>; then a MIME part's Content-Location; then the retrieval "
+        "URL: a WARC record's target URI, --url, or a 'saved from url' comment; then none). "
+        "Inputs are recognised by content: HTML, MHTML and MIME messages, WARC and ARC, raw "
+        "HTTP responses, and gzip of any of these.",
     )
     ext.add_argument(
         "paths",
@@ -76,6 +78,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     ext.add_argument(
         "--charset", help="the transport's charset (as an HTTP Content-Type would give it)"
+    )
+    ext.add_argument(
+        "-q", "--quiet", action="store_true", help="no summary line on stderr at the end"
     )
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
@@ -189,35 +194,54 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _inputs(paths: Sequence[str]) -> Iterator[tuple[str, Path | None]]:
-    """(name, path) for each document to read; path None means stdin. Directories recurse."""
+def _inputs(paths: Sequence[str]) -> Iterator[tuple[str, Path | None, bool]]:
+    """(name, path, named) for each input; path None means stdin. Directories recurse.
+
+    ``named``: given on the command line, so it must be a document; a file found in a
+    directory that is no document (an image in a saved page's ``_files/``) is skipped.
+    """
     for given in paths or ["-"]:
         if given == "-":
-            yield "-", None
+            yield "-", None, True
             continue
         path = Path(given)
         if path.is_dir():
-            for root, dirs, files in os.walk(path):  # symlinked directories are not followed
+            # Symlinked directories are not followed (no loops); files are read in name order.
+            for root, dirs, files in os.walk(path, onerror=_walk_error):
                 dirs.sort()
                 for file in sorted(files):
-                    if file.lower().endswith(HTML_SUFFIXES):
-                        yield os.path.join(root, file), Path(root, file)
+                    yield os.path.join(root, file), Path(root, file), False
         else:
-            yield given, path
+            yield given, path, True
+
+
+def _walk_error(exc: OSError) -> None:
+    raise exc  # an unreadable directory is reported (and counted) by _extract
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
     write = WRITERS[args.format or ("text" if out.isatty() else "jsonl")]
-    failed = []
+    summary = Summary()
+
+    def failed(error: InputError) -> None:
+        _error(str(error))
 
     def links() -> Iterator[Link]:
-        # One stream for the whole batch (one CSV header); a document that fails is named on
+        # One stream for the whole batch (one CSV header); an input that fails is named on
         # stderr and the batch goes on.
-        for name, path in _inputs(args.paths):
+        inputs = _inputs(args.paths)
+        while True:
             try:
-                source = sys.stdin.buffer.read() if path is None else path.read_bytes()
+                name, path, named = next(inputs)
+            except StopIteration:
+                return
+            except OSError as exc:  # a directory that cannot be listed
+                _error(f"{exc.filename}: {exc.strerror or exc}")
+                summary.failed += 1
+                continue
+            try:
                 yield from iter_links(
-                    source,
+                    sys.stdin.buffer if path is None else path,
                     url=args.url,
                     mode=args.mode,
                     select=args.select,
@@ -225,22 +249,28 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
                     unique=args.unique,
                     charset=args.charset,
                     name=name,
+                    strict=named,
+                    on_error=failed,
+                    summary=summary,
                 )
             except OSError as exc:
                 _error(f"{name}: {exc.strerror or exc}")
-                failed.append(name)
+                summary.failed += 1
             except SelectError:
                 raise
             except Exception as exc:
+                # A bug, not bad input: say so, and go on with the other inputs.
                 _error(f"{name}: {type(exc).__name__}: {exc}")
-                failed.append(name)
+                summary.failed += 1
 
     try:
         write(links(), out)
     except SelectError as exc:
         _error(str(exc))
         return 2
-    return 1 if failed else 0
+    if not args.quiet:
+        _error(str(summary))
+    return 1 if summary.failed else 0
 
 
 def _atomic_output(path: str) -> tuple[TextIO, str]:
@@ -263,6 +293,8 @@ _COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse}
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status instead of exiting."""
     parser = _build_parser()
+    # warcio logs a warning when it repairs a target URI; the record is read all the same.
+    logging.getLogger("warcio").setLevel(logging.ERROR)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version

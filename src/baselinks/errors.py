@@ -3,14 +3,16 @@
     BaselinksError                  the root: ``except baselinks.BaselinksError`` catches them all
      ├── URLError (ValueError)      a URL the chosen mode cannot parse or resolve (whatwg failures),
      │                              or an unknown resolution mode; the message names the input
-     └── SelectError (ValueError)   a ``select`` CSS selector that cannot be parsed
+     ├── SelectError (ValueError)   a ``select`` CSS selector that cannot be parsed
+     └── InputError                 a file, archive record or MIME part that cannot be read (whole):
+                                    truncated, damaged, over a size or nesting limit, not a document
 
 Messages say where: the offending input with ``repr()``, and the file, offset or line when known.
 """
 
 from __future__ import annotations
 
-__all__ = ["BaselinksError", "SelectError", "URLError"]
+__all__ = ["BaselinksError", "InputError", "SelectError", "URLError"]
 
 
 class BaselinksError(Exception):
@@ -26,3 +28,28 @@ class URLError(BaselinksError, ValueError):
 
 class SelectError(BaselinksError, ValueError):
     """The ``select`` CSS selector could not be parsed; the message quotes it."""
+
+
+class InputError(BaselinksError):
+    """An input, or a part of one, could not be read completely.
+
+    ``name`` is what the ``document`` field would say (the file, plus the WARC record's target
+    URI or the MIME part); ``offset`` the byte offset in the file where the damage was met, when
+    known. ``str()`` gives the one line the command line prints.
+    """
+
+    def __init__(self, message: str, name: str = "", offset: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.name = name
+        self.offset = offset
+
+    def located(self, name: str) -> InputError:
+        """The same error, naming ``name`` when it had no name yet."""
+        return self if self.name else InputError(self.message, name, self.offset)
+
+    def __str__(self) -> str:
+        where = self.name or "-"
+        if self.offset is not None:
+            where += f": offset {self.offset}"
+        return f"{where}: {self.message}"

@@ -187,6 +187,74 @@ def parse_refresh(content: str) -> str | None:
     return url
 
 
+class HeaderLink(NamedTuple):
+    """One link-value of an HTTP ``Link`` header: the target as written, and its rel tokens."""
+
+    url: str
+    rel: str  # lower case, space-separated
+
+
+def parse_link_header(value: str) -> list[HeaderLink]:
+    """RFC 8288 §3: ``<uri>; rel="next"; title="x", <uri2>; rel=prev``.
+
+    Written by hand: the standard library has no parser for it, and the grammar (a list of
+    ``<URI-Reference>`` each followed by ``;``-parameters whose quoted values may hold commas)
+    needs a scanner, not a split. One pass, linear. A link-value that does not start with ``<``
+    is skipped up to the next top-level comma.
+    """
+    links: list[HeaderLink] = []
+    n = len(value)
+    pos = 0
+    while pos < n:
+        while pos < n and value[pos] in " \t,":
+            pos += 1
+        if pos >= n:
+            break
+        url = None
+        if value[pos] == "<":
+            end = value.find(">", pos + 1)
+            if end < 0:
+                break
+            url = value[pos + 1 : end]
+            pos = end + 1
+        rel = ""
+        # parameters, up to the next comma outside a quoted string
+        while pos < n and value[pos] != ",":
+            if value[pos] == ";":
+                pos += 1
+                start = pos
+                while pos < n and value[pos] not in "=;,":
+                    pos += 1
+                key = value[start:pos].strip().lower()
+                param = ""
+                if pos < n and value[pos] == "=":
+                    pos += 1
+                    while pos < n and value[pos] in " \t":
+                        pos += 1
+                    if pos < n and value[pos] == '"':
+                        pos += 1
+                        chars = []
+                        while pos < n and value[pos] != '"':
+                            if value[pos] == "\\" and pos + 1 < n:
+                                pos += 1
+                            chars.append(value[pos])
+                            pos += 1
+                        pos += 1
+                        param = "".join(chars)
+                    else:
+                        start = pos
+                        while pos < n and value[pos] not in ";,":
+                            pos += 1
+                        param = value[start:pos].strip()
+                if key == "rel" and not rel:  # §3.3: only the first rel counts
+                    rel = " ".join(param.lower().split())
+            else:
+                pos += 1
+        if url is not None:
+            links.append(HeaderLink(url, rel))
+    return links
+
+
 class CSSURL(NamedTuple):
     """A URL found in CSS, with the micro-syntax that held it and its 1-based line in the CSS."""
 

@@ -8,7 +8,7 @@ elements that carry any link attribute, so Python only touches those.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -16,9 +16,24 @@ from lxml import etree
 from lxml.cssselect import CSSSelector, SelectorError
 
 from .errors import SelectError
-from .microsyntax import ASCII_WHITESPACE, css_urls, parse_refresh, parse_srcset, split_urls
+from .microsyntax import (
+    ASCII_WHITESPACE,
+    css_urls,
+    parse_link_header,
+    parse_refresh,
+    parse_srcset,
+    split_urls,
+)
 
-__all__ = ["LINK_SOURCES", "LinkSource", "RawLink", "iter_raw_links", "select_roots"]
+__all__ = [
+    "HEADER_LINK_SOURCES",
+    "LINK_SOURCES",
+    "LinkSource",
+    "RawLink",
+    "header_links",
+    "iter_raw_links",
+    "select_roots",
+]
 
 # How an attribute's value holds URLs.
 URL = "url"  # the whole value is one URL
@@ -321,6 +336,33 @@ def iter_raw_links(tree: Any, within: list[Any] | None = None) -> Iterator[RawLi
             if tag == "base":
                 continue  # its href is the base (base.py), not a link
             yield from _element_links(element, tag)
+
+
+# Links in HTTP response headers (of a WARC record, a raw response file, or `headers=`). They
+# are resolved against the retrieval URL, never the document's <base>: the header is not in it.
+HEADER_LINK_SOURCES: tuple[LinkSource, ...] = (
+    LinkSource(
+        _tags("http"), "location", URL, "link", when="3xx", spec="RFC 9110 §10.2.2, redirects"
+    ),
+    LinkSource(_tags("http"), "link", URL, "rel", spec="RFC 8288 §3; kind from rel"),
+    LinkSource(_tags("http"), "refresh", REFRESH, "refresh", spec="HTML §7.11.1, Refresh header"),
+)
+
+
+def header_links(status: int | None, headers: Iterable[tuple[str, str]]) -> Iterator[RawLink]:
+    """The links an HTTP response's headers carry, in header order (tag ``http``)."""
+    for key, value in headers:
+        name = key.lower()
+        if name == "location" and status is not None and 300 <= status < 400:
+            yield RawLink(value, "http", "location", "link", None)
+        elif name == "link":
+            for found in parse_link_header(value):
+                kind = "resource" if _RESOURCE_RELS.intersection(found.rel.split()) else "link"
+                yield RawLink(found.url, "http", "link", kind, None, rel=found.rel)
+        elif name == "refresh":
+            url = parse_refresh(value)
+            if url is not None:
+                yield RawLink(url, "http", "refresh", "refresh", None)
 
 
 def select_roots(tree: Any, select: str | None) -> list[Any] | None:

@@ -1,0 +1,151 @@
+"""load, for inputs that hold documents: recognise the input, then open its container.
+
+    input ──sniff──► WARC / ARC    warc.py     one Part per HTML response or resource record
+                     MIME / MHTML  mime.py     one Part per text/html part, with its base headers
+                     HTTP          httpmsg.py  one Part: the response body, its headers
+                     gzip          (here)      decompressed (capped), then recognised again
+                     HTML / text   (here)      one Part: the bytes as they are
+                     binary        (here)      Skipped in a directory walk, an error if named
+
+Nothing here resolves a URL or parses HTML: a :class:`Part` is bytes plus the raw facts the
+base stage needs (retrieval URL, MIME base headers, HTTP headers).
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from ..errors import InputError
+from .entries import HTML_TYPES, Entry, Part, Skipped
+from .httpmsg import (
+    MAX_DECODED_BYTES,
+    UNKNOWN_TYPES,
+    decode_body,
+    media_type,
+    parse_response,
+    response_part,
+)
+from .mime import iter_parts
+from .sniff import HEAD_BYTES, Kind, binary_label, sniff
+from .warc import iter_records
+
+__all__ = ["HTML_TYPES", "Entry", "Part", "Skipped", "iter_entries"]
+
+# gzip inside gzip inside ...: no more than this many layers are opened.
+_MAX_GZIP_LAYERS = 2
+
+
+def _head(stream: BinaryIO) -> bytes:
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        return bytes(peek(HEAD_BYTES)[:HEAD_BYTES])
+    position = stream.tell()
+    head = stream.read(HEAD_BYTES)
+    stream.seek(position)
+    return head
+
+
+def _gunzip_head(head: bytes) -> bytes:
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, HEAD_BYTES)
+    except zlib.error:
+        return b""
+
+
+def _gunzip(data: bytes, name: str) -> bytes:
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflater.decompress(data, MAX_DECODED_BYTES + 1)
+    except zlib.error as exc:
+        raise InputError(f"damaged gzip data: {exc}", name) from None
+    if len(out) > MAX_DECODED_BYTES:
+        raise InputError(f"gzip data larger than {MAX_DECODED_BYTES} bytes uncompressed", name)
+    if not inflater.eof:
+        raise InputError(f"gzip data cut short after {len(out)} bytes uncompressed", name)
+    return out
+
+
+def iter_entries(
+    stream: BinaryIO,
+    name: str,
+    *,
+    url: str | None = None,
+    headers: tuple[tuple[str, str], ...] = (),
+    charset: str | None = None,
+    named: bool = True,
+    layers: int = 0,
+) -> Iterator[Entry]:
+    """What the input ``stream`` holds, recognised by content (by ``name`` only as a last resort).
+
+    ``url`` is the input's retrieval URL; WARC records bring their own. ``headers`` are the HTTP
+    response headers of a body fetched by the caller. ``named``: the user named this input (an
+    error if it is no document), rather than it being found in a directory (skipped).
+    """
+    head = _head(stream)
+    kind = sniff(head, name)
+    if kind is Kind.GZIP:
+        inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
+        if inner in (Kind.WARC, Kind.ARC):
+            yield from iter_records(stream, name)  # warcio reads gzip per record, streaming
+            return
+        if layers >= _MAX_GZIP_LAYERS:
+            yield InputError(f"gzip nested more than {_MAX_GZIP_LAYERS} deep", name)
+            return
+        try:
+            data = _gunzip(stream.read(), name)
+        except InputError as exc:
+            yield exc
+            return
+        yield from iter_entries(
+            io.BytesIO(data),
+            name,
+            url=url,
+            headers=headers,
+            charset=charset,
+            named=named,
+            layers=layers + 1,
+        )
+    elif kind in (Kind.WARC, Kind.ARC):
+        yield from iter_records(stream, name)
+    elif kind is Kind.MIME:
+        yield from iter_parts(stream.read(), name, url)
+    elif kind is Kind.HTTP:
+        try:
+            yield response_part(parse_response(stream.read()), name, url, charset)
+        except InputError as exc:
+            yield exc.located(name)
+    elif kind is Kind.BINARY and not headers:
+        label = binary_label(head) or "binary data"
+        if named:
+            yield InputError(f"not a document: {label}", name)
+        else:
+            yield Skipped(name, f"not a document ({label})")
+    elif kind is Kind.TEXT and not named and not headers:
+        yield Skipped(name, "not a document")
+    elif headers:
+        yield from _fetched(stream.read(), name, url, headers, charset)
+    else:
+        yield Part(name, stream.read(), charset, url)
+
+
+def _fetched(
+    body: bytes,
+    name: str,
+    url: str | None,
+    headers: tuple[tuple[str, str], ...],
+    charset: str | None,
+) -> Iterator[Entry]:
+    """A body a caller fetched, with its response headers: HTML unless they say otherwise."""
+    essence, declared = media_type(headers)
+    if essence not in HTML_TYPES and essence not in UNKNOWN_TYPES:
+        yield Skipped(name, f"not HTML ({essence})")
+        return
+    try:
+        decoded = decode_body(body, headers)
+    except InputError as exc:
+        yield exc.located(name)
+        return
+    yield Part(name, decoded, charset or declared, url, (), None, headers)
