@@ -269,6 +269,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         _error(str(exc))
         return 2
     if not args.quiet:
+        out.flush()  # the links first, then the summary, on a terminal too
         _error(str(summary))
     return 1 if summary.failed else 0
 

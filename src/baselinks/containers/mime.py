@@ -161,7 +161,8 @@ class _Walker:
         yield InputError(
             f"MIME boundary {declared!r} never occurs: the body was read as a single part", name
         )
-        yield from self.walk(_parse(body), locations, f"{index}.1".lstrip("."), depth + 1)
+        inner = _parse(body.lstrip(b"\r\n"))  # blank lines before the part's headers
+        yield from self.walk(inner, locations, f"{index}.1".lstrip("."), depth + 1)
 
 
 _NO_BOUNDARY = {email_errors.NoBoundaryInMultipartDefect, email_errors.StartBoundaryNotFoundDefect}

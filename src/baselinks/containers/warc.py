@@ -65,44 +65,105 @@ def _target(record: Any) -> str:
     return str(target).strip().strip("<>")  # WARC 1.0's grammar had angle brackets
 
 
+def _drain(stream: Any) -> int:
+    """Read a block that is not kept (a request, a revisit): its size, in bounded memory."""
+    size = 0
+    while chunk := stream.read(65536):
+        size += len(chunk)
+    return size
+
+
 def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
     target = _target(record)
     name = f"{file}#{target}" if target else f"{file}@{offset}"
-    rec_type = record.rec_type
+    rec_type = record.rec_type or "untyped"
+    # None when the header ends before its Content-Length (or in the middle of its value)
+    length_field = str(record.rec_headers.get_header("Content-Length") or "").strip()
+    declared = record.length if length_field.isdigit() else None
     if rec_type not in ("response", "resource"):
-        yield Skipped(name, f"{rec_type} record")
-        return
-    block = record.raw_stream.read(MAX_RECORD_BYTES + 1)
-    if len(block) > MAX_RECORD_BYTES:
-        yield InputError(f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset)
-        return
-    declared = record.length
-    try:
-        if rec_type == "response" and block.lstrip()[:5] == b"HTTP/":
-            yield response_part(parse_response(block), name, target or None)
-        elif rec_type == "response" and not target.lower().startswith(("http:", "https:")):
-            yield Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")
-        elif rec_type == "response":
-            raise InputError("response record without an HTTP status line")
-        else:
-            kind, charset = media_type([("Content-Type", record.content_type or "")])
-            if is_html(kind, block):
-                yield Part(name, block, charset, target or None)
-            else:
-                yield Skipped(name, f"not HTML ({kind or 'no Content-Type'})")
-    except InputError as exc:
-        yield InputError(exc.message, name, offset)
-    if declared is not None and len(block) < declared:
+        size = _drain(record.raw_stream)
+        if declared is not None and size >= declared:
+            yield Skipped(name, f"{rec_type} record")
+    else:
+        block = record.raw_stream.read(MAX_RECORD_BYTES + 1)
+        size = len(block)
+        if size > MAX_RECORD_BYTES:
+            yield InputError(f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset)
+            return
+        try:
+            yield _page(record, rec_type, block, name, target)
+        except InputError as exc:
+            if declared is not None and size >= declared:
+                # what is left of a cut record need not parse: then the cut is the error
+                yield InputError(exc.message, name, offset)
+    if declared is None:
         yield InputError(
-            f"record cut short: {len(block)} of its {declared} bytes (file truncated?)",
+            f"record with an invalid length {length_field!r}"
+            if length_field
+            else "record cut short inside its header, before Content-Length (file truncated?)",
             name,
             offset,
         )
+    elif size < declared:
+        yield InputError(
+            f"record cut short: {size} of its {declared} bytes (file truncated?)", name, offset
+        )
+
+
+def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> Entry:
+    """The document a response or resource record holds, or why it holds none."""
+    if rec_type == "response":
+        if block.lstrip()[:5] == b"HTTP/":
+            return response_part(parse_response(block), name, target or None)
+        if not target.lower().startswith(("http:", "https:")):
+            return Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")
+        raise InputError("response record without an HTTP status line")
+    kind, charset = media_type([("Content-Type", record.content_type or "")])
+    if is_html(kind, block):
+        return Part(name, block, charset, target or None)
+    return Skipped(name, f"not HTML ({kind or 'no Content-Type'})")
+
+
+class _Tail:
+    """A reader that counts the bytes passing through and keeps the last few.
+
+    When warcio stops, the count says whether the file went on past the last record it read:
+    a .warc.gz cut inside a gzip member ends warcio's iteration without a word.
+    """
+
+    KEEP = 4096
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        try:
+            self.position = stream.tell()
+        except (OSError, AttributeError, ValueError):
+            self.position = 0
+        self.tail = b""
+
+    def tell(self) -> int:
+        return self.position
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.position += len(data)
+        self.tail = (self.tail + data)[-self.KEEP :]
+        return data
+
+    def unread_after(self, end: int) -> int:
+        """How many bytes after ``end`` are not blank lines (reads the stream to its end)."""
+        while self.read(65536):
+            pass
+        left = self.position - end
+        if 0 < left <= len(self.tail) and not self.tail[-left:].strip():
+            return 0  # the empty lines that end an uncompressed record
+        return max(left, 0)
 
 
 def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry | int]:
     """Entries, and after each record the count of records read so far (for a restart)."""
-    records = _Records(stream, no_record_parse=True, arc2warc=True)
+    tail = _Tail(stream)
+    records = _Records(tail, no_record_parse=True, arc2warc=True)
     count = 0
     errors = 0
     previous: tuple[str, int] | None = None
@@ -125,6 +186,17 @@ def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry | int
             yield InputError(
                 "record not followed by an empty line: its Content-Length is probably wrong",
                 *previous,
+            )
+        end = 0
+        if records.member_info is not None:
+            end = records.get_record_offset() + records.get_record_length()
+        left = tail.unread_after(end)
+        if left:
+            yield InputError(
+                f"{left} bytes after the last complete record cannot be read as a record "
+                "(file truncated or damaged)",
+                file,
+                end,
             )
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
