@@ -7,10 +7,10 @@ engine is ``url`` (RFC 1808 §2.4 parsing), ``resolve`` (RFC 1808 §4, RFC 3986 
 
 from __future__ import annotations
 
-from .api import FIELDS, KINDS, Link, extract_links, iter_links
+from .api import FIELDS, KINDS, Link, Summary, extract_links, iter_links
 from .base import Base, BaseSource
 from .diagnose import CODES, diagnose
-from .errors import BaselinksError, SelectError, URLError
+from .errors import BaselinksError, InputError, SelectError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, explain, resolve
 from .url import Login, URLParts, parse
 
@@ -25,11 +25,13 @@ __all__ = [
     "BaseSource",
     "BaselinksError",
     "Explanation",
+    "InputError",
     "Link",
     "Login",
     "Resolver",
     "SelectError",
     "Step",
+    "Summary",
     "URLError",
     "URLParts",
     "__version__",

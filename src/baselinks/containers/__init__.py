@@ -64,7 +64,9 @@ def _gunzip(data: bytes, name: str) -> bytes:
     if len(out) > MAX_DECODED_BYTES:
         raise InputError(f"gzip data larger than {MAX_DECODED_BYTES} bytes uncompressed", name)
     if not inflater.eof:
-        raise InputError(f"gzip data cut short after {len(out)} bytes uncompressed", name)
+        raise InputError(
+            f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
+        )
     return out
 
 

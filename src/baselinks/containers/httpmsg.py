@@ -143,6 +143,8 @@ def dechunk(body: bytes) -> bytes | None:
     while True:
         eol = body.find(b"\n", pos)
         if eol < 0:
+            if pos == 0:
+                return None
             break
         size_field = body[pos:eol].split(b";", 1)[0].strip()
         if _CHUNK_SIZE.fullmatch(size_field) is None:
@@ -173,7 +175,7 @@ def _inflate(data: bytes, wbits: int) -> bytes:
         if total > MAX_DECODED_BYTES or inflater.unconsumed_tail:
             raise InputError(f"decoded body larger than {MAX_DECODED_BYTES} bytes")
         # gzip allows members back to back (RFC 1952 §2.2); zlib streams do not.
-        data = inflater.unused_data if wbits > 31 and inflater.eof else b""
+        data = inflater.unused_data if wbits > zlib.MAX_WBITS and inflater.eof else b""
     return b"".join(out)
 
 
