@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from baselinks import extract_links
-from baselinks.walk import LINK_SOURCES
+from baselinks.walk import HEADER_LINK_SOURCES, LINK_SOURCES
 from baselinks.write import write_jsonl
 from conftest import FIXTURES
 
@@ -92,3 +92,6 @@ def test_the_readme_table_lists_every_link_source() -> None:
             if source.when and source.when not in ("svg-or-math", "foreign-href"):
                 elements += f" ({source.when})"
         assert f"| {elements} | `{source.attr}` |" in readme, (elements, source.attr)
+    for source in HEADER_LINK_SOURCES:
+        elements = "http (3xx)" if source.when == "3xx" else "http"
+        assert f"| {elements} | `{source.attr}` |" in readme, source.attr
