@@ -69,9 +69,13 @@ def scrapy_links(data: bytes, url: str) -> list[str] | None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("corpus", type=Path)
-    parser.add_argument("--pages-report", type=int, default=1000, help="how many short pages to list")
+    parser.add_argument(
+        "--pages-report", type=int, default=1000, help="how many short pages to list"
+    )
     args = parser.parse_args()
 
     ours_by_source: Counter[tuple[str, str]] = Counter()
@@ -98,8 +102,10 @@ def main() -> int:
             other = Counter((tag, attr) for tag, attr, _ in theirs)
             short.append((row["relpath"], len(ours), len(theirs), other - mine))
 
-    print(f"pages: {totals['pages']}   links: baselinks {totals['baselinks']}, "
-          f"lxml iterlinks {totals['lxml']}, scrapy {totals.get('scrapy', 'not installed')}")
+    print(
+        f"pages: {totals['pages']}   links: baselinks {totals['baselinks']}, "
+        f"lxml iterlinks {totals['lxml']}, scrapy {totals.get('scrapy', 'not installed')}"
+    )
     print(f"\n{'tag':<12} {'attr':<14} {'baselinks':>10} {'lxml':>8}")
     for key in sorted(set(ours_by_source) | set(lxml_by_source), key=lambda k: -ours_by_source[k]):
         print(f"{key[0]:<12} {key[1]:<14} {ours_by_source[key]:>10} {lxml_by_source[key]:>8}")
