@@ -87,15 +87,15 @@ def main() -> int:
             rel = str(path.relative_to(args.corpus))
             url = urls.get(rel) or None
 
-            def failed(error: InputError, rel: str = rel) -> None:
-                failed_files.add(rel)
-                failures[kind].append(f"baselinks: {error}")
-
-            for _ in iter_links(path, url=url, name=rel, on_error=failed, summary=summary):
+            errors: list[InputError] = []
+            for _ in iter_links(path, url=url, name=rel, on_error=errors.append, summary=summary):
                 pass
+            if errors:
+                failed_files.add(rel)
+                failures[kind] += [f"baselinks: {error}" for error in errors]
             try:
                 payloads = peer_payloads(kind, path, url or "")
-            except Exception as exc:  # noqa: BLE001 - the peer's failure is a result
+            except Exception as exc:
                 peer_failed += 1
                 failures[kind].append(
                     f"peer: {rel}: {type(exc).__name__}: {' '.join(str(exc).split())[:100]}"
