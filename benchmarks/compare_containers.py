@@ -73,9 +73,9 @@ def main() -> int:
     with open(args.corpus / "index.tsv", encoding="utf-8") as index:
         for row in csv.DictReader(index, delimiter="\t"):
             urls[row["relpath"]] = row["retrieval_url"]
-    print(
-        "| kind | files | baselinks documents | links | failed files | peer documents | links | failed files |"
-    )
+    columns = ["kind", "files", "baselinks documents", "links", "failed files"]
+    columns += ["peer documents", "links", "failed files"]
+    print("| " + " | ".join(columns) + " |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     failures: dict[str, list[str]] = defaultdict(list)
     for kind in KINDS:
