@@ -464,3 +464,24 @@ def test_a_named_file_that_is_no_document_fails(
 def test_input_error_is_exported() -> None:
     assert baselinks.InputError is InputError
     assert issubclass(InputError, baselinks.BaselinksError)
+
+
+def test_one_bad_part_never_stops_the_other_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    import baselinks.api
+
+    real_load = baselinks.api.load
+
+    def load(body: bytes, **options: object) -> object:
+        if b"bad" in body:
+            raise ValueError("cannot parse")
+        return real_load(body, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(baselinks.api, "load", load)
+    message = (
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b"\r\n\r\n'
+        b"--b\r\nContent-Type: text/html\r\n\r\n<a href=bad>\r\n"
+        b"--b\r\nContent-Type: text/html\r\n\r\n<a href=good>\r\n--b--\r\n"
+    )
+    errors: list[InputError] = []
+    assert [link.url for link in iter_links(message, on_error=errors.append)] == ["good"]
+    assert [str(error) for error in errors] == ["-#part-1: ValueError: cannot parse"]

@@ -261,15 +261,26 @@ def iter_links(
                 continue
             tally.documents += 1
             seen: set[str] = set()
-            for link in _part_links(entry, mode, select):
-                if kinds is not None and link.kind not in kinds:
-                    continue
-                if unique:
-                    if link.url in seen:
+            try:
+                for link in _part_links(entry, mode, select):
+                    if kinds is not None and link.kind not in kinds:
                         continue
-                    seen.add(link.url)
-                tally.links += 1
-                yield link
+                    if unique:
+                        if link.url in seen:
+                            continue
+                        seen.add(link.url)
+                    tally.links += 1
+                    yield link
+            except SelectError:
+                raise  # the caller's mistake, the same for every document
+            except Exception as exc:
+                # One document that cannot be read never stops the others in its file.
+                error = InputError(f"{type(exc).__name__}: {exc}", entry.name)
+                tally.failed += 1
+                if on_error is None:
+                    errors.append(error)
+                else:
+                    on_error(error)
     finally:
         if stream is not source:
             stream.close()
