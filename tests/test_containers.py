@@ -485,3 +485,26 @@ def test_one_bad_part_never_stops_the_other_parts(monkeypatch: pytest.MonkeyPatc
     errors: list[InputError] = []
     assert [link.url for link in iter_links(message, on_error=errors.append)] == ["good"]
     assert [str(error) for error in errors] == ["-#part-1: ValueError: cannot parse"]
+
+
+def test_an_unlistable_directory_is_one_error_and_the_walk_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b.html").write_bytes(b"<a href=b>")
+    real_walk = os.walk
+
+    def walk(top: str, onerror: object = None) -> object:
+        # what os.walk does for a directory it cannot list (chmod 0 does not stop root)
+        assert callable(onerror)
+        onerror(PermissionError(13, "Permission denied", str(tmp_path / "a" / "closed")))
+        return real_walk(top, onerror=onerror)
+
+    monkeypatch.setattr("baselinks.cli.os.walk", walk)
+    assert main(["extract", str(tmp_path), "--format", "text"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "b\n"
+    assert captured.err.splitlines() == [
+        f"baselinks: {tmp_path / 'a' / 'closed'}: Permission denied",
+        "baselinks: 1 file, 1 document, 1 link; 1 failed",
+    ]

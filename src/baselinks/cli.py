@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, cast
 
@@ -194,11 +194,14 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _inputs(paths: Sequence[str]) -> Iterator[tuple[str, Path | None, bool]]:
+def _inputs(
+    paths: Sequence[str], unlisted: Callable[[OSError], None]
+) -> Iterator[tuple[str, Path | None, bool]]:
     """(name, path, named) for each input; path None means stdin. Directories recurse.
 
     ``named``: given on the command line, so it must be a document; a file found in a
-    directory that is no document (an image in a saved page's ``_files/``) is skipped.
+    directory that is no document (an image in a saved page's ``_files/``) is skipped. A
+    directory that cannot be listed goes to ``unlisted``, and the walk goes on.
     """
     for given in paths or ["-"]:
         if given == "-":
@@ -207,16 +210,12 @@ def _inputs(paths: Sequence[str]) -> Iterator[tuple[str, Path | None, bool]]:
         path = Path(given)
         if path.is_dir():
             # Symlinked directories are not followed (no loops); files are read in name order.
-            for root, dirs, files in os.walk(path, onerror=_walk_error):
+            for root, dirs, files in os.walk(path, onerror=unlisted):
                 dirs.sort()
                 for file in sorted(files):
                     yield os.path.join(root, file), Path(root, file), False
         else:
             yield given, path, True
-
-
-def _walk_error(exc: OSError) -> None:
-    raise exc  # an unreadable directory is reported (and counted) by _extract
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
@@ -226,19 +225,14 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     def failed(error: InputError) -> None:
         _error(str(error))
 
+    def unlisted(exc: OSError) -> None:
+        _error(f"{exc.filename}: {exc.strerror or exc}")
+        summary.failed += 1
+
     def links() -> Iterator[Link]:
         # One stream for the whole batch (one CSV header); an input that fails is named on
         # stderr and the batch goes on.
-        inputs = _inputs(args.paths)
-        while True:
-            try:
-                name, path, named = next(inputs)
-            except StopIteration:
-                return
-            except OSError as exc:  # a directory that cannot be listed
-                _error(f"{exc.filename}: {exc.strerror or exc}")
-                summary.failed += 1
-                continue
+        for name, path, named in _inputs(args.paths, unlisted):
             try:
                 yield from iter_links(
                     sys.stdin.buffer if path is None else path,
