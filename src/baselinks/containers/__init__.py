@@ -24,6 +24,7 @@ from .httpmsg import (
     MAX_DECODED_BYTES,
     UNKNOWN_TYPES,
     decode_body,
+    inflate,
     media_type,
     parse_response,
     response_part,
@@ -56,14 +57,13 @@ def _gunzip_head(head: bytes) -> bytes:
 
 
 def _gunzip(data: bytes, name: str) -> bytes:
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
-        out = inflater.decompress(data, MAX_DECODED_BYTES + 1)
+        out, complete = inflate(data, 16 + zlib.MAX_WBITS)
     except zlib.error as exc:
         raise InputError(f"damaged gzip data: {exc}", name) from None
-    if len(out) > MAX_DECODED_BYTES:
-        raise InputError(f"gzip data larger than {MAX_DECODED_BYTES} bytes uncompressed", name)
-    if not inflater.eof:
+    except InputError as exc:
+        raise exc.located(name) from None
+    if not complete:
         raise InputError(
             f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
         )

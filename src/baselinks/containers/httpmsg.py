@@ -164,9 +164,12 @@ def dechunk(body: bytes) -> bytes | None:
     return b"".join(out)
 
 
-def _inflate(data: bytes, wbits: int) -> bytes:
+def inflate(data: bytes, wbits: int) -> tuple[bytes, bool]:
+    """zlib, raw deflate or gzip (every member) decoded, capped at :data:`MAX_DECODED_BYTES`;
+    and whether the stream ended (``False``: cut short, what arrived is returned)."""
     out: list[bytes] = []
     total = 0
+    complete = True
     while data:
         inflater = zlib.decompressobj(wbits)
         chunk = inflater.decompress(data, MAX_DECODED_BYTES + 1 - total)
@@ -174,9 +177,10 @@ def _inflate(data: bytes, wbits: int) -> bytes:
         out.append(chunk)
         if total > MAX_DECODED_BYTES or inflater.unconsumed_tail:
             raise InputError(f"decoded body larger than {MAX_DECODED_BYTES} bytes")
+        complete = inflater.eof
         # gzip allows members back to back (RFC 1952 §2.2); zlib streams do not.
         data = inflater.unused_data if wbits > zlib.MAX_WBITS and inflater.eof else b""
-    return b"".join(out)
+    return b"".join(out), complete
 
 
 def _brotli(data: bytes) -> bytes:
@@ -206,12 +210,12 @@ def _zstd(data: bytes) -> bytes:
 
 def _decode_one(data: bytes, coding: str) -> bytes:
     if coding in ("gzip", "x-gzip"):
-        return _inflate(data, 16 + zlib.MAX_WBITS)
+        return inflate(data, 16 + zlib.MAX_WBITS)[0]
     if coding == "deflate":
         try:  # RFC 9110 §8.4.1.2 says zlib format; many servers send raw deflate
-            return _inflate(data, zlib.MAX_WBITS)
+            return inflate(data, zlib.MAX_WBITS)[0]
         except zlib.error:
-            return _inflate(data, -zlib.MAX_WBITS)
+            return inflate(data, -zlib.MAX_WBITS)[0]
     if coding == "br":
         return _brotli(data)
     if coding == "zstd":
