@@ -508,3 +508,12 @@ def test_an_unlistable_directory_is_one_error_and_the_walk_goes_on(
         f"baselinks: {tmp_path / 'a' / 'closed'}: Permission denied",
         "baselinks: 1 file, 1 document, 1 link; 1 failed",
     ]
+
+
+def test_a_cut_gzip_page_gives_what_arrived_then_an_error() -> None:
+    data = gzip.compress(b"<p><a href=x>text</a> <a href=yy")[:-12]
+    errors: list[InputError] = []
+    assert [link.url for link in iter_links(data, on_error=errors.append)] == ["x"]
+    assert [str(e) for e in errors] == [
+        f"-: offset {len(data)}: gzip data cut short after 22 bytes uncompressed"
+    ]

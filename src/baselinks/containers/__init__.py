@@ -21,7 +21,6 @@ from typing import BinaryIO
 from ..errors import InputError
 from .entries import HTML_TYPES, Entry, Part, Skipped
 from .httpmsg import (
-    MAX_DECODED_BYTES,
     UNKNOWN_TYPES,
     decode_body,
     inflate,
@@ -56,18 +55,19 @@ def _gunzip_head(head: bytes) -> bytes:
         return b""
 
 
-def _gunzip(data: bytes, name: str) -> bytes:
+def _gunzip(data: bytes, name: str) -> tuple[bytes, InputError | None]:
+    """The uncompressed bytes, and the error when the data is cut short (what arrived is kept)."""
     try:
         out, complete = inflate(data, 16 + zlib.MAX_WBITS)
     except zlib.error as exc:
         raise InputError(f"damaged gzip data: {exc}", name) from None
     except InputError as exc:
         raise exc.located(name) from None
-    if not complete:
-        raise InputError(
-            f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
-        )
-    return out
+    if complete:
+        return out, None
+    return out, InputError(
+        f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
+    )
 
 
 def iter_entries(
@@ -97,7 +97,7 @@ def iter_entries(
             yield InputError(f"gzip nested more than {_MAX_GZIP_LAYERS} deep", name)
             return
         try:
-            data = _gunzip(stream.read(), name)
+            data, cut = _gunzip(stream.read(), name)
         except InputError as exc:
             yield exc
             return
@@ -110,6 +110,8 @@ def iter_entries(
             named=named,
             layers=layers + 1,
         )
+        if cut is not None:
+            yield cut
     elif kind in (Kind.WARC, Kind.ARC):
         yield from iter_records(stream, name)
     elif kind is Kind.MIME:
