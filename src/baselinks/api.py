@@ -248,13 +248,11 @@ def iter_links(
         entries = iter_entries(
             stream, label, url=url, headers=as_pairs(headers), charset=charset, named=strict
         )
+        report = errors.append if on_error is None else on_error
         for entry in entries:
             if isinstance(entry, InputError):
                 tally.failed += 1
-                if on_error is None:
-                    errors.append(entry)
-                else:
-                    on_error(entry)
+                report(entry)
                 continue
             if isinstance(entry, Skipped):
                 tally.skipped[entry.reason] += 1
@@ -275,12 +273,8 @@ def iter_links(
                 raise  # the caller's mistake, the same for every document
             except Exception as exc:
                 # One document that cannot be read never stops the others in its file.
-                error = InputError(f"{type(exc).__name__}: {exc}", entry.name)
                 tally.failed += 1
-                if on_error is None:
-                    errors.append(error)
-                else:
-                    on_error(error)
+                report(InputError(f"{type(exc).__name__}: {exc}", entry.name))
     finally:
         if stream is not source:
             stream.close()

@@ -73,9 +73,15 @@ def _drain(stream: Any) -> int:
     return size
 
 
+def _record_name(record: Any, file: str, offset: int) -> str:
+    """What the `document` field and errors call a record: its target URI, else its offset."""
+    target = _target(record)
+    return f"{file}#{target}" if target else f"{file}@{offset}"
+
+
 def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
     target = _target(record)
-    name = f"{file}#{target}" if target else f"{file}@{offset}"
+    name = _record_name(record, file, offset)
     rec_type = record.rec_type or "untyped"
     # None when the header ends before its Content-Length (or in the middle of its value)
     length_field = str(record.rec_headers.get_header("Content-Length") or "").strip()
@@ -147,7 +153,10 @@ class _Tail:
     def read(self, size: int = -1) -> bytes:
         data = self.stream.read(size)
         self.position += len(data)
-        self.tail = (self.tail + data)[-self.KEEP :]
+        # a whole read when it is long enough: no copy of the tail per read of a big file
+        self.tail = (
+            data[-self.KEEP :] if len(data) >= self.KEEP else (self.tail + data)[-self.KEEP :]
+        )
         return data
 
     def unread_after(self, end: int) -> int:
@@ -160,33 +169,34 @@ class _Tail:
         return max(left, 0)
 
 
-def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry | int]:
-    """Entries, and after each record the count of records read so far (for a restart)."""
+def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry]:
+    """The entries of the records after the first ``skip``, and the damage met."""
     tail = _Tail(stream)
     records = _Records(tail, no_record_parse=True, arc2warc=True)
     count = 0
-    errors = 0
-    previous: tuple[str, int] | None = None
-    offset = 0
-    try:
-        for record in records:
-            if records.err_count > errors and previous is not None:
-                errors = records.err_count
-                yield InputError(
-                    "record not followed by an empty line: its Content-Length is probably wrong",
-                    *previous,
-                )
-            offset = records.offset
-            count += 1
-            if count > skip:
-                yield from _record_entries(record, file, offset)
-                yield count
-            previous = (f"{file}#{_target(record)}", offset)
-        if records.err_count > errors and previous is not None:
+    errors_seen = 0
+    previous: tuple[str, int] | None = None  # the last record's name and offset
+
+    def wrong_length() -> Iterator[InputError]:
+        # warcio counts, while it looks for the next record, a record that was not followed
+        # by its empty lines: the one read before.
+        nonlocal errors_seen
+        if records.err_count > errors_seen and previous is not None:
+            errors_seen = records.err_count
             yield InputError(
                 "record not followed by an empty line: its Content-Length is probably wrong",
                 *previous,
             )
+
+    try:
+        for record in records:
+            yield from wrong_length()
+            offset = records.offset
+            count += 1
+            if count > skip:
+                yield from _record_entries(record, file, offset)
+            previous = (_record_name(record, file, offset), offset)
+        yield from wrong_length()
         end = 0
         if records.member_info is not None:
             end = records.get_record_offset() + records.get_record_length()
@@ -215,14 +225,9 @@ class _NotPerRecordGzip(Exception):
 
 def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
     """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged)."""
-    done = 0
     try:
-        for item in _iterate(stream, file):
-            if isinstance(item, int):
-                done = item
-            else:
-                yield item
-    except _NotPerRecordGzip:
+        yield from _iterate(stream, file)
+    except _NotPerRecordGzip as exc:
         if not stream.seekable():
             yield InputError(
                 "gzip file is one member for many records: save it to a file to read it", file
@@ -230,6 +235,5 @@ def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
             return
         stream.seek(0)
         # Offsets from here on count uncompressed bytes.
-        for item in _iterate(cast(BinaryIO, gzip.GzipFile(fileobj=stream)), file, skip=done):
-            if not isinstance(item, int):
-                yield item
+        gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=stream))
+        yield from _iterate(gunzipped, file, skip=exc.records_read)
