@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from baselinks import CODES, diagnose, resolve
+from baselinks.url import split
 
 BASE = "http://a/b/c/d;p?q#f"
 
@@ -74,3 +79,60 @@ def test_codes_come_in_a_stable_order() -> None:
         "unsuitable-base",
         "dot-segments-above-root",
     ]
+
+
+def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
+    """The table in diagnose.py read literally: every URL split by RFC 1808 §2.4 first."""
+    found: set[str] = set()
+    if result is None:
+        found.add("unresolvable")
+    if re.search(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]', embedded):
+        found.add("invalid-character")
+    if re.search(r"%(?![0-9A-Fa-f]{2})", embedded):
+        found.add("bad-escape")
+    base_scheme, _, base_path, _, _, _ = split(base)
+    base_netloc = split(base)[1]
+    opaque_base = base_scheme.lower() in {
+        "mailto",
+        "news",
+        "data",
+        "javascript",
+        "urn",
+        "tel",
+        "sms",
+        "about",
+        "cid",
+        "mid",
+        "blob",
+    } or (bool(base_scheme) and base_netloc is None and not base_path.startswith("/"))
+    scheme, netloc, path, _, _, _ = split(embedded)
+    if scheme:
+        if netloc is None and base and scheme.lower() == base_scheme.lower():
+            found.add("scheme-relative-loophole")
+        if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", embedded):
+            found.add("colon-in-first-segment")
+    else:
+        if ":" in path.split("/", 1)[0]:
+            found.add("colon-in-first-segment")
+        if embedded and not base:
+            found.add("no-base")
+        elif base and opaque_base:
+            found.add("unsuitable-base")
+    if result and ".." in split(result)[2].split("/"):
+        found.add("dot-segments-above-root")
+    return tuple(code for code in CODES if code in found)
+
+
+_URLISH = st.text(alphabet="ab:/?#;.%2F@[] é", max_size=14)
+
+
+@given(
+    base=st.sampled_from(["", BASE, "http:", "mailto:x", "foo:bar", "file:///a/b", "HTTP://A"]),
+    embedded=_URLISH,
+    resolvable=st.booleans(),
+)
+def test_the_fast_tests_agree_with_a_literal_reading(
+    base: str, embedded: str, resolvable: bool
+) -> None:
+    result = resolve(base, embedded) if resolvable else None
+    assert diagnose(base, embedded, result) == _literal_diagnose(base, embedded, result)

@@ -14,12 +14,10 @@ whatever fallback it is handed, resolving a relative ``<base href>`` against it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
-
-from lxml import etree
 
 from .errors import URLError
 from .microsyntax import ASCII_WHITESPACE
@@ -117,9 +115,16 @@ def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> B
 # base URL": "the first base element ... that has an href attribute"). lxml's HTML parser gives
 # SVG and MathML elements no namespace, so their `base` (and anything inside <template>, which
 # is inert) is excluded by ancestry.
-_BASE_ELEMENTS = etree.XPath(
-    "//base[@href][not(ancestor::template or ancestor::svg or ancestor::math)]"
-)
+def _base_elements(tree: Any) -> Iterator[Any]:
+    # lxml's tag-filtered iteration, in C: the XPath "//base[@href][not(ancestor::...)]" took
+    # a sixth of a parse on the corpus, testing ancestors of nothing.
+    for element in tree.iter("base"):
+        if element.get("href") is not None and (
+            next(element.iterancestors("template", "svg", "math"), None) is None
+        ):
+            yield element
+
+
 # A base that cannot anchor links: the HTML standard ignores javascript: and data: bases.
 _REFUSED_SCHEMES = ("javascript:", "data:")
 
@@ -133,7 +138,7 @@ def establish_base(tree: Any, fallback: Base, mode: str) -> Base:
     is the document's, not a running state (lxml and wget take the last <base>; LinkChecker and
     Heritrix apply it only to the links after it).
     """
-    for element in _BASE_ELEMENTS(tree):
+    for element in _base_elements(tree):
         href = element.get("href").strip(ASCII_WHITESPACE)
         if href.lower().startswith(_REFUSED_SCHEMES):
             return fallback

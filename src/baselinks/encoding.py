@@ -195,7 +195,13 @@ def prescan(data: bytes) -> str | None:
     """HTML §13.2.3.2 "prescan a byte stream to determine its encoding" over 1024 bytes."""
     scan = _Scanner(data)
     buf = scan.data
+    if b"<meta" not in buf.lower():
+        return None  # only a <meta> can declare: the walk below would find nothing
     while scan.pos < len(buf):
+        if buf[scan.pos] != 0x3C:  # "<": every step below starts at one, the rest is skipped
+            scan.pos = buf.find(b"<", scan.pos)
+            if scan.pos < 0:
+                return None
         if buf.startswith(b"<!--", scan.pos):
             end = buf.find(b"-->", scan.pos + 2)
             if end < 0:

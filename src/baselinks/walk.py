@@ -1,15 +1,14 @@
 """walk: the table of link sources (data), and a walker that finds links and never resolves.
 
 :data:`LINK_SOURCES` lists every place the HTML standard (and HTML 4, for the legacy
-attributes real pages still carry) puts a URL. :func:`iter_raw_links` yields a :class:`RawLink`
-for each URL found, in document order. libxml2 does the finding: one compiled XPath selects the
-elements that carry any link attribute, so Python only touches those.
+attributes real pages still carry) puts a URL. :func:`raw_links` gives a :class:`RawLink` for
+each URL found, in document order. Python visits each element once and reads no further than
+its attribute names unless one of them is in the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from lxml import etree
@@ -31,7 +30,7 @@ __all__ = [
     "LinkSource",
     "RawLink",
     "header_links",
-    "iter_raw_links",
+    "raw_links",
     "select_roots",
 ]
 
@@ -204,25 +203,44 @@ _RESOURCE_RELS = frozenset(
     }
 )
 
-_BY_TAG: dict[str, tuple[LinkSource, ...]] = {}
-_ANY_TAG = tuple(s for s in LINK_SOURCES if s.tags is None)
-for _source in LINK_SOURCES:
-    for _tag in _source.tags or ():
-        _BY_TAG[_tag] = (*_BY_TAG.get(_tag, ()), _source)
-for _tag in _BY_TAG:
-    _BY_TAG[_tag] = _BY_TAG[_tag] + _ANY_TAG
-
-_ATTRS = sorted({s.attr for s in LINK_SOURCES})
-# Relative to the node it is called on, so that a `select` can walk only matching subtrees.
-_FIND = etree.XPath(
-    "descendant-or-self::*["
-    + " or ".join(f"@*[name()='{a}']" if ":" in a else f"@{a}" for a in _ATTRS)
-    + "] | descendant-or-self::style"
-)
+# The walker's plan for one tag: for each attribute name, its rows as plain tuples (row number,
+# attr, syntax, kind, condition or None, whether `codebase` applies), with the conditions that
+# depend on the tag alone already decided. Built on first sight of a tag, then looked up; the
+# walker looks up the element's own attribute names (two or three) instead of trying every row
+# of the tag (ten for <img>), and sorts by row number to keep the table's order.
+_Step = tuple[int, str, str, str, Callable[[Any], bool] | None, bool]
+_PLANS: dict[str, dict[str, tuple[_Step, ...]]] = {}
+# HTML 4 §13.3: codebase is the base of these attributes of <object> and <applet>.
+_CODEBASE_ATTRS = frozenset({"data", "classid", "archive", "code"})
 
 
-@dataclass(frozen=True, slots=True)
-class RawLink:
+def _plan(tag: str) -> dict[str, tuple[_Step, ...]]:
+    plan: dict[str, tuple[_Step, ...]] = {}
+    for number, source in enumerate(LINK_SOURCES):
+        if source.tags is not None and tag not in source.tags:
+            continue
+        when: Callable[[Any], bool] | None = None
+        if source.when == "custom-element":
+            if not _is_custom_element(tag):
+                continue
+        elif source.when == "foreign-href":
+            if tag in _HTML_HREF:
+                continue
+            when = _in_svg_or_math
+        elif source.when:
+            when = _CONDITIONS[source.when]
+        codebase = tag in ("object", "applet") and source.attr in _CODEBASE_ATTRS
+        step = (number, source.attr, source.syntax, source.kind, when, codebase)
+        plan[source.attr] = (*plan.get(source.attr, ()), step)
+    _PLANS[tag] = plan
+    return plan
+
+
+# Every attribute name some row reads: an element without one of them is passed over.
+_LINK_ATTRS = frozenset(s.attr for s in LINK_SOURCES)
+
+
+class RawLink(NamedTuple):
     """A URL as found, before any resolution."""
 
     raw: str  # as written in the attribute or text (after entity decoding)
@@ -237,10 +255,17 @@ class RawLink:
     nested: bool = False  # raw is a whole document (iframe srcdoc)
 
 
+# XPath's string-value: the text of every descendant text node (not comments, not PIs).
+# Compiled once: element.xpath("string()") compiled it again for every anchor.
+_STRING_VALUE = etree.XPath("string()")
+
+
 def _anchor_text(element: Any) -> str:
     if element.tag == "area":
         return " ".join((element.get("alt") or "").split())
-    text = " ".join(element.xpath("string()").split())
+    if not len(element):
+        return " ".join((element.text or "").split())  # no children: the text is all of it
+    text = " ".join(_STRING_VALUE(element).split())
     if not text:
         for image in element.iter("img"):
             alt = image.get("alt")
@@ -249,93 +274,100 @@ def _anchor_text(element: Any) -> str:
     return text
 
 
-def _kind(source: LinkSource, element: Any, rel: str) -> str:
-    if source.kind == "rel":
-        return "resource" if _RESOURCE_RELS.intersection(rel.split()) else "link"
-    if source.kind == "foreign":
-        # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things.
-        return (
-            "link"
-            if element.tag == "a" or next(element.iterancestors("math"), None) is not None
-            else "resource"
-        )
-    return source.kind
+def _row_number(step: _Step) -> int:
+    return step[0]
 
 
-def _element_links(element: Any, tag: str) -> Iterator[RawLink]:
+def _element_links(element: Any, tag: str, keys: list[str], out: list[RawLink]) -> None:
+    # The hot loop of the walk (one call per element with a link attribute): plain tuples and
+    # local names. RawLinks are built with tuple.__new__, skipping NamedTuple's Python-level
+    # __new__ (0.16 µs against 0.39 µs), so every field is given, in order.
+    new = tuple.__new__
     line = element.sourceline
     rel = ""
     text = ""
     if tag in ("a", "area", "link"):
-        rel = " ".join((element.get("rel") or "").lower().split())
+        written = element.get("rel")
+        if written:
+            rel = " ".join(written.lower().split())
         if tag != "link":
             text = _anchor_text(element)
-    for source in _BY_TAG.get(tag, _ANY_TAG):
-        value = element.get(source.attr)
-        if value is None:
+    plan = _PLANS.get(tag)
+    if plan is None:
+        plan = _plan(tag)
+    steps: list[_Step] = []
+    for key in keys:
+        rows = plan.get(key)
+        if rows is not None:
+            steps.extend(rows)
+    if len(steps) > 1:
+        steps.sort(key=_row_number)
+    for _, attr, syntax, kind, when, codebase_applies in steps:
+        if when is not None and not when(element):
             continue
-        if source.when and not _CONDITIONS[source.when](element):
-            continue
-        kind = _kind(source, element, rel)
-        syntax = source.syntax
+        value = element.get(attr)
+        if kind == "rel":
+            kind = "resource" if _RESOURCE_RELS.intersection(rel.split()) else "link"
+        elif kind == "foreign":
+            # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things.
+            in_math = tag != "a" and next(element.iterancestors("math"), None) is not None
+            kind = "link" if tag == "a" or in_math else "resource"
         if syntax == URL:
-            codebase = None
-            if tag in ("object", "applet") and source.attr in (
-                "data",
-                "classid",
-                "archive",
-                "code",
-            ):
-                codebase = element.get("codebase")
-            yield RawLink(value, tag, source.attr, kind, line, text, rel, codebase)
+            codebase = element.get("codebase") if codebase_applies else None
+            out.append(
+                new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, False, False))
+            )
         elif syntax in (URLS, COMMA_URLS):
-            codebase = element.get("codebase") if source.attr == "archive" else None
+            codebase = element.get("codebase") if codebase_applies else None
             for token in split_urls(value, "," if syntax == COMMA_URLS else None):
-                yield RawLink(token, tag, source.attr, kind, line, text, rel, codebase)
+                out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase))
         elif syntax == SRCSET:
             for candidate in parse_srcset(value):
-                yield RawLink(
-                    candidate.url,
-                    tag,
-                    source.attr,
-                    kind,
-                    line,
-                    "",
-                    rel,
-                    srcset_invalid=not candidate.valid,
+                out.append(
+                    RawLink(
+                        candidate.url, tag, attr, kind, line, "", rel, None, not candidate.valid
+                    )
                 )
         elif syntax == REFRESH:
             url = parse_refresh(value)
             if url is not None:
-                yield RawLink(url, tag, source.attr, kind, line)
+                out.append(RawLink(url, tag, attr, kind, line))
         elif syntax == CSS:
             for found in css_urls(value):
-                yield RawLink(found.url, tag, source.attr, kind, line)
+                out.append(RawLink(found.url, tag, attr, kind, line))
         elif syntax == SRCDOC:
-            yield RawLink(value, tag, source.attr, kind, line, nested=True)
+            out.append(RawLink(value, tag, attr, kind, line, nested=True))
 
 
-def iter_raw_links(tree: Any, within: list[Any] | None = None) -> Iterator[RawLink]:
-    """Every link in ``tree`` (or only inside the ``within`` elements), in document order."""
+def raw_links(tree: Any, within: list[Any] | None = None) -> list[RawLink]:
+    """Every link in ``tree`` (or only inside the ``within`` elements), in document order.
+
+    A list, not a generator: the document is the unit that is held in memory anyway (its tree),
+    and appending was measured faster than a chain of generators, one resumption per link.
+    """
+    # Python visits every element, but looks no further than its attribute names unless one of
+    # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
+    # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
+    link_attrs = _LINK_ATTRS
+    out: list[RawLink] = []
     for root in [tree] if within is None else within:
-        for element in _FIND(root):
+        for element in root.iter(etree.Element):
             tag = element.tag
-            if not isinstance(tag, str):
-                continue
             if tag == "style":
                 # <style> element text: url(), image-set() and @import
                 text = element.text or ""
                 base_line = element.sourceline or 1
                 for found in css_urls(text):
-                    yield RawLink(
-                        found.url, "style", found.syntax, "resource", base_line + found.line - 1
+                    out.append(
+                        RawLink(
+                            found.url, "style", found.syntax, "resource", base_line + found.line - 1
+                        )
                     )
-                if element.attrib:
-                    yield from _element_links(element, tag)
-                continue
-            if tag == "base":
-                continue  # its href is the base (base.py), not a link
-            yield from _element_links(element, tag)
+            keys = element.keys()
+            if not keys or link_attrs.isdisjoint(keys) or tag == "base":
+                continue  # no link attribute; <base href> is the base (base.py), not a link
+            _element_links(element, tag, keys, out)
+    return out
 
 
 # Links in HTTP response headers (of a WARC record, a raw response file, or `headers=`). They
