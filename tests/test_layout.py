@@ -30,6 +30,8 @@ ALLOWED_THIRD_PARTY = {
     "containers.mime": set(),
     "containers.warc": {"warcio"},
     "api": set(),
+    "batch": set(),
+    "workers": set(),
     "write": set(),
     "cli": set(),
 }
@@ -88,6 +90,10 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         return found
 
     assert local_imports("write") == {"api"}
+    assert local_imports("workers") == set()  # processes and order; nothing of links
+    # batch drives inputs through a per-document function it is handed: it never parses,
+    # never resolves (api is imported for the Link type only)
+    assert local_imports("batch") == {"containers", "errors", "workers", "api"}
     for engine in ("url", "rfc3986", "resolve", "diagnose"):
         assert local_imports(engine) <= {"url", "rfc3986", "errors"}, engine
 

@@ -13,22 +13,20 @@ The writers (write.py) turn :class:`Link` records into JSON Lines, CSV, TSV or t
 
 from __future__ import annotations
 
-import io
-import os
-from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, BinaryIO, NamedTuple
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from .base import Base, BaseSource, encapsulating_base, establish_base, retrieval_base
-from .containers import Part, Skipped, iter_entries
+from .batch import Input, Options, Source, Summary, Task, results
+from .containers import Part
 from .containers.httpmsg import as_pairs
 from .diagnose import diagnose
 from .errors import BaselinksError, InputError, SelectError
-from .load import Document, load, load_text
+from .load import Document, load, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode
 from .walk import RawLink, header_links, raw_links, select_roots
+from .workers import resolve_workers
 
 __all__ = [
     "FIELDS",
@@ -41,8 +39,6 @@ __all__ = [
     "iter_links",
 ]
 
-# A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
-Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 
 KINDS = ("link", "resource", "form", "refresh", "other")
@@ -145,37 +141,6 @@ class _Linker:
 _new = tuple.__new__
 
 
-@dataclass
-class Summary:
-    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into."""
-
-    files: int = 0
-    documents: int = 0
-    links: int = 0
-    failed: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
-
-    def __str__(self) -> str:
-        def count(n: int, what: str) -> str:
-            return f"{n:,} {what}{'' if n == 1 else 's'}"
-
-        text = ", ".join(
-            (
-                count(self.files, "file"),
-                count(self.documents, "document"),
-                count(self.links, "link"),
-            )
-        )
-        if self.skipped:
-            # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
-            grouped: Counter[str] = Counter()
-            for reason, n in self.skipped.items():
-                grouped[reason.split(" (")[0]] += n
-            reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
-            text += f"; skipped {sum(grouped.values()):,} ({reasons})"
-        return text + f"; {self.failed:,} failed"
-
-
 def _document_links(
     document: Document, fallback: Base, mode: str, select: str | None, depth: int = 0
 ) -> list[Link]:
@@ -211,14 +176,6 @@ def _part_links(part: Part, mode: str, select: str | None) -> list[Link]:
     return links
 
 
-def _open(source: Source, name: str | None) -> tuple[BinaryIO, str]:
-    if isinstance(source, bytes | bytearray | memoryview):
-        return io.BytesIO(bytes(source)), name or "-"
-    if isinstance(source, str | os.PathLike):
-        return open(source, "rb"), name or os.fspath(source)
-    return source, name or str(getattr(source, "name", "-"))
-
-
 def iter_links(
     source: Source,
     *,
@@ -233,6 +190,7 @@ def iter_links(
     strict: bool = True,
     on_error: Callable[[InputError], None] | None = None,
     summary: Summary | None = None,
+    workers: int = 1,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -253,56 +211,68 @@ def iter_links(
     one, the first error is raised after the last link (the others attached as notes).
     ``strict=False`` skips an input that is no document (an image) instead of failing on it.
     ``summary`` counts files, documents, links, skipped records and failures.
+
+    ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over
+    this many processes (0: one per CPU); the links come in the same order as with 1.
     """
-    check_mode(mode)
-    if kinds is not None and not set(kinds) <= set(KINDS):
-        raise ValueError(
-            f"unknown kind(s) {sorted(set(kinds) - set(KINDS))}: expected {', '.join(KINDS)}"
-        )
+    task = _task(mode, select, kinds, unique, options=Options(url, as_pairs(headers), charset))
     tally = summary if summary is not None else Summary()
     errors: list[InputError] = []
-    stream, label = _open(source, name)
-    try:
-        tally.files += 1
-        entries = iter_entries(
-            stream, label, url=url, headers=as_pairs(headers), charset=charset, named=strict
-        )
-        report = errors.append if on_error is None else on_error
-        for entry in entries:
-            if isinstance(entry, InputError):
-                tally.failed += 1
-                report(entry)
-                continue
-            if isinstance(entry, Skipped):
-                tally.skipped[entry.reason] += 1
-                continue
-            tally.documents += 1
-            try:
-                links = _part_links(entry, mode, select)
-            except SelectError:
-                raise  # the caller's mistake, the same for every document
-            except Exception as exc:
-                # One document that cannot be read never stops the others in its file.
-                tally.failed += 1
-                report(InputError(f"{type(exc).__name__}: {exc}", entry.name))
-                continue
-            if kinds is not None:
-                links = [link for link in links if link.kind in kinds]
-            if unique:
-                by_url: dict[str, Link] = {}
-                for link in links:
-                    by_url.setdefault(link.url, link)
-                links = list(by_url.values())
-            tally.links += len(links)
-            yield from links
-    finally:
-        if stream is not source:
-            stream.close()
+    report = errors.append if on_error is None else on_error
+    inputs = [Input(source, name, strict)]
+    for done in results(inputs, task, resolve_workers(workers), tally, report):
+        yield from done.links  # type: ignore[misc]
     if errors:
         first = errors[0]
         for other in errors[1:]:
             first.add_note(str(other))
         raise first
+
+
+def _task(
+    mode: str,
+    select: str | None,
+    kinds: Collection[str] | None,
+    unique: bool,
+    render: Callable[[Sequence[Link]], str] | None = None,
+    options: Options | None = None,
+) -> Task:
+    check_mode(mode)
+    if kinds is not None and not set(kinds) <= set(KINDS):
+        raise ValueError(
+            f"unknown kind(s) {sorted(set(kinds) - set(KINDS))}: expected {', '.join(KINDS)}"
+        )
+    if select is not None:
+        select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
+    frozen_kinds = None if kinds is None else frozenset(kinds)
+    return Task(_part_links, mode, select, frozen_kinds, unique, render, options or Options())
+
+
+def iter_rendered(
+    inputs: Iterable[tuple[Source, str | None, bool]],
+    render: Callable[[Sequence[Link]], str],
+    *,
+    url: str | None = None,
+    mode: str = "rfc1808",
+    select: str | None = None,
+    kinds: Collection[str] | None = None,
+    unique: bool = False,
+    charset: str | None = None,
+    on_error: Callable[[InputError], None],
+    unreadable: Callable[[str, Exception], None],
+    summary: Summary,
+    workers: int = 1,
+) -> Iterator[str]:
+    """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path).
+
+    ``render`` turns a document's links into text; with workers it runs in them, so the main
+    process only reads inputs and writes text. An input that cannot be read goes to
+    ``unreadable`` and the batch goes on.
+    """
+    task = _task(mode, select, kinds, unique, render, Options(url, (), charset))
+    given = (Input(*one) for one in inputs)
+    for done in results(given, task, resolve_workers(workers), summary, on_error, unreadable):
+        yield done.links  # type: ignore[misc]
 
 
 def extract_links(source: Source, **options: Any) -> list[Link]:

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from . import __version__
-from .api import KINDS, Link, Summary, iter_links
+from .api import KINDS, Summary, iter_rendered
 from .diagnose import diagnose
 from .errors import InputError, SelectError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
-from .write import WRITERS
+from .write import FORMATS
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -57,7 +57,7 @@ def _build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--url", help="the URL the document was retrieved from (RFC 1808 §3.3)")
     ext.add_argument(
         "--format",
-        choices=sorted(WRITERS),
+        choices=sorted(FORMATS),
         help="output format (default: jsonl when piped, text on a terminal)",
     )
     ext.add_argument(
@@ -85,6 +85,14 @@ def _build_parser() -> argparse.ArgumentParser:
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
     )
+    ext.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="extract documents in N processes (0: one per CPU); output order is unchanged",
+    )
 
     res = commands.add_parser(
         "resolve",
@@ -109,6 +117,16 @@ def _build_parser() -> argparse.ArgumentParser:
     par.add_argument("urls", metavar="URL", nargs="+")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
     return parser
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0: all CPUs): {value!r}")
+    return jobs
 
 
 def _error(message: str) -> None:
@@ -219,7 +237,7 @@ def _inputs(
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
-    write = WRITERS[args.format or ("text" if out.isatty() else "jsonl")]
+    header, render = FORMATS[args.format or ("text" if out.isatty() else "jsonl")]
     summary = Summary()
 
     def failed(error: InputError) -> None:
@@ -229,36 +247,37 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         _error(f"{exc.filename}: {exc.strerror or exc}")
         summary.failed += 1
 
-    def links() -> Iterator[Link]:
+    def unreadable(name: str, exc: Exception) -> None:
+        if isinstance(exc, OSError):
+            _error(f"{name}: {exc.strerror or exc}")
+        else:
+            # A bug, not bad input: say so, and go on with the other inputs.
+            _error(f"{name}: {type(exc).__name__}: {exc}")
+
+    inputs = (
+        (sys.stdin.buffer if path is None else path, name, named)
+        for name, path, named in _inputs(args.paths, unlisted)
+    )
+    try:
         # One stream for the whole batch (one CSV header); an input that fails is named on
         # stderr and the batch goes on.
-        for name, path, named in _inputs(args.paths, unlisted):
-            try:
-                yield from iter_links(
-                    sys.stdin.buffer if path is None else path,
-                    url=args.url,
-                    mode=args.mode,
-                    select=args.select,
-                    kinds=args.kinds,
-                    unique=args.unique,
-                    charset=args.charset,
-                    name=name,
-                    strict=named,
-                    on_error=failed,
-                    summary=summary,
-                )
-            except OSError as exc:
-                _error(f"{name}: {exc.strerror or exc}")
-                summary.failed += 1
-            except SelectError:
-                raise
-            except Exception as exc:
-                # A bug, not bad input: say so, and go on with the other inputs.
-                _error(f"{name}: {type(exc).__name__}: {exc}")
-                summary.failed += 1
-
-    try:
-        write(links(), out)
+        texts = iter_rendered(
+            inputs,
+            render,
+            url=args.url,
+            mode=args.mode,
+            select=args.select,
+            kinds=args.kinds,
+            unique=args.unique,
+            charset=args.charset,
+            on_error=failed,
+            unreadable=unreadable,
+            summary=summary,
+            workers=args.jobs,
+        )
+        out.write(header)
+        for text in texts:
+            out.write(text)
     except SelectError as exc:
         _error(str(exc))
         return 2

@@ -1,28 +1,45 @@
-"""write: one writer per output format. Writers know :class:`Link` fields, nothing of HTML.
+"""write: one format per output kind. Formats know :class:`Link` fields, nothing of HTML.
 
-Each writer takes an iterable of links and a text stream, writes as it goes (nothing is held
-back, so output streams), and returns how many links it wrote.
+A :class:`Format` is a header (written once) and a renderer that turns one document's links into
+text. Rendering is a pure function of the links, so it can run where the links were made (a
+worker process, with ``-j``) and the main process only writes. Each ``write_*`` function takes
+an iterable of links and a text stream, writes as it goes (output streams), and returns how many
+links it wrote.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
+import io
 import json
-from collections.abc import Callable, Iterable
-from typing import TextIO
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple, TextIO
 
 from .api import FIELDS, Link
 
-__all__ = ["WRITERS", "write_csv", "write_jsonl", "write_text", "write_tsv"]
+__all__ = [
+    "FORMATS",
+    "WRITERS",
+    "Format",
+    "write_csv",
+    "write_jsonl",
+    "write_text",
+    "write_tsv",
+]
 
 
-def write_jsonl(links: Iterable[Link], out: TextIO) -> int:
+class Format(NamedTuple):
+    """An output format: what comes first, and how a batch of links is written."""
+
+    header: str
+    render: Callable[[Sequence[Link]], str]
+
+
+def _jsonl(links: Sequence[Link]) -> str:
     """One JSON object per line, every field of the record; ``problems`` is a list."""
-    count = 0
-    for link in links:
-        out.write(json.dumps(link.as_dict(), ensure_ascii=False) + "\n")
-        count += 1
-    return count
+    dumps = json.dumps
+    return "".join(dumps(link.as_dict(), ensure_ascii=False) + "\n" for link in links)
 
 
 def _row(link: Link) -> list[object]:
@@ -32,38 +49,56 @@ def _row(link: Link) -> list[object]:
     return [record[field] for field in FIELDS]
 
 
-def _write_delimited(links: Iterable[Link], out: TextIO, dialect: type[csv.Dialect]) -> int:
-    writer = csv.writer(out, dialect=dialect)
-    writer.writerow(FIELDS)
-    count = 0
-    for link in links:
-        writer.writerow(_row(link))
-        count += 1
-    return count
-
-
-def write_csv(links: Iterable[Link], out: TextIO) -> int:
-    """RFC 4180 CSV with a header row; ``problems`` space-separated."""
-    return _write_delimited(links, out, csv.excel)
-
-
 class _TSV(csv.excel_tab):
     lineterminator = "\n"
 
 
-def write_tsv(links: Iterable[Link], out: TextIO) -> int:
-    """Tab-separated with a header row; a value holding a tab, newline or quote is quoted."""
-    return _write_delimited(links, out, _TSV)
+def _render_delimited(dialect: type[csv.Dialect], links: Sequence[Link]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, dialect=dialect).writerows(_row(link) for link in links)
+    return buffer.getvalue()
 
 
-def write_text(links: Iterable[Link], out: TextIO) -> int:
+def _delimited(dialect: type[csv.Dialect]) -> Format:
+    buffer = io.StringIO()
+    csv.writer(buffer, dialect=dialect).writerow(FIELDS)
+    # a partial of a module-level function pickles (a closure would not): it goes to workers
+    return Format(buffer.getvalue(), functools.partial(_render_delimited, dialect))
+
+
+def _text(links: Sequence[Link]) -> str:
     """The absolute URL, one per line."""
-    count = 0
-    for link in links:
-        out.write(link.url + "\n")
-        count += 1
-    return count
+    return "".join(link.url + "\n" for link in links)
 
+
+FORMATS: dict[str, Format] = {
+    "jsonl": Format("", _jsonl),
+    "csv": _delimited(csv.excel),  # RFC 4180, a header row; problems space-separated
+    "tsv": _delimited(_TSV),  # a header row; a value with a tab, newline or quote is quoted
+    "text": Format("", _text),
+}
+
+
+def _writer(name: str) -> Callable[[Iterable[Link], TextIO], int]:
+    header, render = FORMATS[name]
+
+    def write(links: Iterable[Link], out: TextIO) -> int:
+        out.write(header)
+        count = 0
+        for link in links:  # one at a time: the output streams as the links come
+            out.write(render((link,)))
+            count += 1
+        return count
+
+    write.__name__ = f"write_{name}"
+    write.__doc__ = f"Write ``links`` to ``out`` as {name}; return how many were written."
+    return write
+
+
+write_jsonl = _writer("jsonl")
+write_csv = _writer("csv")
+write_tsv = _writer("tsv")
+write_text = _writer("text")
 
 WRITERS: dict[str, Callable[[Iterable[Link], TextIO], int]] = {
     "jsonl": write_jsonl,

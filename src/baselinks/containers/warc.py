@@ -29,6 +29,7 @@ from __future__ import annotations
 import gzip
 import zlib
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, BinaryIO, cast
 
 from warcio.archiveiterator import ArchiveIterator
@@ -36,8 +37,15 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeadersParserException
 
 from ..errors import InputError
-from .entries import Entry, Part, Skipped
-from .httpmsg import MAX_DECODED_BYTES, is_html, media_type, parse_response, response_part
+from .entries import HTML_TYPES, Entry, Part, Skipped
+from .httpmsg import (
+    MAX_DECODED_BYTES,
+    UNKNOWN_TYPES,
+    is_html,
+    media_type,
+    parse_response,
+    response_part,
+)
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
 
@@ -91,17 +99,28 @@ def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
         if declared is not None and size >= declared:
             yield Skipped(name, f"{rec_type} record")
     else:
-        block = record.raw_stream.read(MAX_RECORD_BYTES + 1)
-        size = len(block)
-        if size > MAX_RECORD_BYTES:
-            yield InputError(f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset)
-            return
-        try:
-            yield _page(record, rec_type, block, name, target)
-        except InputError as exc:
+        head = record.raw_stream.read(_HEAD_BYTES)
+        skipped = _not_html(record, rec_type, head, name, target)
+        if skipped is not None:
+            # Only the head was needed: the body is drained, never held (a 200 MB video
+            # record costs 64 KiB of memory, not 200 MB).
+            size = len(head) + _drain(record.raw_stream)
             if declared is not None and size >= declared:
-                # what is left of a cut record need not parse: then the cut is the error
-                yield InputError(exc.message, name, offset)
+                yield skipped
+        else:
+            block = head + record.raw_stream.read(MAX_RECORD_BYTES + 1 - len(head))
+            size = len(block)
+            if size > MAX_RECORD_BYTES:
+                yield InputError(
+                    f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset
+                )
+                return
+            try:
+                yield _page(record, rec_type, block, name, target)
+            except InputError as exc:
+                if declared is not None and size >= declared:
+                    # what is left of a cut record need not parse: then the cut is the error
+                    yield InputError(exc.message, name, offset)
     if declared is None:
         yield InputError(
             f"record with an invalid length {length_field!r}"
@@ -114,6 +133,35 @@ def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
         yield InputError(
             f"record cut short: {size} of its {declared} bytes (file truncated?)", name, offset
         )
+
+
+# What is read of a response or resource record before deciding whether to keep its body: the
+# HTTP head (status line and headers) of nearly every response fits.
+_HEAD_BYTES = 64 << 10
+
+
+def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -> Entry | None:
+    """The entry for a record that holds no HTML, decided from its first bytes; else None.
+
+    The same decisions as :func:`_page` (and ``response_part``) where they need no body: a
+    media type that is neither HTML nor unknown (unknown types are sniffed, from the body).
+    """
+    if rec_type == "response":
+        if head.lstrip()[:5] != b"HTTP/" or (b"\r\n\r\n" not in head and b"\n\n" not in head):
+            return None  # no status line, or a head longer than the peek: read it all
+        try:
+            response = parse_response(head)
+        except InputError:
+            return None
+        essence, _ = media_type(response.headers)
+        if essence in HTML_TYPES or essence in UNKNOWN_TYPES:
+            return None
+        # a bodiless Part when the headers carry links, else Skipped
+        return response_part(replace(response, body=b""), name, target or None)
+    kind, _ = media_type([("Content-Type", record.content_type or "")])
+    if kind in HTML_TYPES or kind in UNKNOWN_TYPES:
+        return None
+    return Skipped(name, f"not HTML ({kind})")
 
 
 def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> Entry:

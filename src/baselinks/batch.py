@@ -1,0 +1,268 @@
+"""batch: inputs → units of work → each document's links, in input order, counted.
+
+    inputs ──read──► entries (Part, Skipped, InputError)     containers/, here or in a worker
+           ──unit──► a list of entries, or a whole small file for a worker to read
+           ──Task──► Done per document (links, or their rendered text), the rest passed on
+           ──results► in order; files, documents, links, skips and failures counted
+
+With one worker everything runs here, one entry at a time (output streams). With more, units
+go to processes (:mod:`baselinks.workers`) and come back in order. The per-document pipeline
+(load → base → walk → resolve) is handed in as ``Task.extract``; nothing here knows HTML.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+
+from .containers import Part, Skipped, iter_entries
+from .errors import InputError, SelectError
+from .workers import ordered_map
+
+if TYPE_CHECKING:
+    from .api import Link
+
+__all__ = ["Done", "Input", "Options", "Source", "Summary", "Task", "results"]
+
+# A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
+Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
+
+
+@dataclass
+class Summary:
+    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into."""
+
+    files: int = 0
+    documents: int = 0
+    links: int = 0
+    failed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
+
+    def __str__(self) -> str:
+        def count(n: int, what: str) -> str:
+            return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+        text = ", ".join(
+            (
+                count(self.files, "file"),
+                count(self.documents, "document"),
+                count(self.links, "link"),
+            )
+        )
+        if self.skipped:
+            # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
+            grouped: Counter[str] = Counter()
+            for reason, n in self.skipped.items():
+                grouped[reason.split(" (")[0]] += n
+            reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
+            text += f"; skipped {sum(grouped.values()):,} ({reasons})"
+        return text + f"; {self.failed:,} failed"
+
+
+def _open(source: Source, name: str | None) -> tuple[BinaryIO, str]:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return io.BytesIO(bytes(source)), name or "-"
+    if isinstance(source, str | os.PathLike):
+        return open(source, "rb"), name or os.fspath(source)
+    return source, name or str(getattr(source, "name", "-"))
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input of a batch, and how to read it."""
+
+    source: Source
+    name: str | None = None
+    strict: bool = True  # False: an input that is no document is skipped, not an error
+
+
+@dataclass(frozen=True)
+class Options:
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    charset: str | None = None
+
+
+class Unreadable(NamedTuple):
+    """An input that could not be opened or read at all."""
+
+    name: str
+    error: Exception
+
+
+class Done(NamedTuple):
+    """One document done: its name, its links (or their text), how many, or why it failed."""
+
+    name: str
+    links: list[Link] | str
+    found: int  # how many links
+    error: str | None
+
+
+OPENED = "opened"  # an input was opened: one more file
+Event = Part | Skipped | InputError | Unreadable | Done | str
+
+
+def entries(given: Input, options: Options) -> Iterator[Event]:
+    """What one input holds, in order: the opened mark, then its documents, skips and damage."""
+    stream, label = _open(given.source, given.name)
+    try:
+        yield OPENED
+        yield from iter_entries(
+            stream,
+            label,
+            url=options.url,
+            headers=options.headers,
+            charset=options.charset,
+            named=given.strict,
+        )
+    finally:
+        if stream is not given.source:
+            stream.close()
+
+
+def guarded(given: Input, options: Options) -> Iterator[Event]:
+    """:func:`entries`, with an input that cannot be read ending as one event."""
+    try:
+        yield from entries(given, options)
+    except SelectError:
+        raise
+    except Exception as exc:
+        yield Unreadable(str(given.name or given.source), exc)
+
+
+@dataclass(frozen=True)
+class Task:
+    """load → base → walk → resolve over a unit of work; picklable, for workers.
+
+    A unit is a list of entries read by the main process (documents among them are
+    extracted, the rest passed on), or a whole small input for the worker to read itself.
+    """
+
+    extract: Callable[[Part, str, str | None], list[Link]]  # one document: part, mode, select
+    mode: str
+    select: str | None
+    kinds: frozenset[str] | None
+    unique: bool
+    render: Callable[[Sequence[Link]], str] | None = None  # text back instead of records
+    options: Options = Options()
+
+    def __call__(self, unit: list[Event | Input]) -> list[Event]:
+        events: list[Event] = []
+        for item in unit:
+            for entry in guarded(item, self.options) if isinstance(item, Input) else (item,):
+                events.append(self._done(entry) if isinstance(entry, Part) else entry)
+        return events
+
+    def _done(self, part: Part) -> Done:
+        try:
+            links = self.extract(part, self.mode, self.select)
+        except SelectError:
+            raise  # the caller's mistake, the same for every document
+        except Exception as exc:
+            # One document that cannot be read never stops the others in its file.
+            return Done(part.name, [], 0, f"{type(exc).__name__}: {exc}")
+        if self.kinds is not None:
+            links = [link for link in links if link.kind in self.kinds]
+        if self.unique:
+            by_url: dict[str, Link] = {}
+            for link in links:
+                by_url.setdefault(link.url, link)
+            links = list(by_url.values())
+        return Done(
+            part.name, links if self.render is None else self.render(links), len(links), None
+        )
+
+
+# With workers, a unit of work holds documents up to this many bytes (or this many entries):
+# big enough that sending it costs little next to extracting it, small enough to keep memory
+# flat and the workers evenly fed. A file up to _WORKER_READS bytes is read by the worker
+# itself (the main process then only writes); a larger one, or a stream, is read by the main
+# process and its documents sent.
+_UNIT_BYTES = 512 << 10
+_UNIT_ENTRIES = 32
+_WORKER_READS = 4 << 20
+
+
+def _worker_reads(given: Input) -> int | None:
+    """The size of a file small enough for a worker to read itself, else None."""
+    if not isinstance(given.source, str | os.PathLike):
+        return None
+    try:
+        size = os.stat(given.source).st_size
+    except OSError:
+        return 0  # the worker meets the error and reports it in its place
+    return size if size <= _WORKER_READS else None
+
+
+def units(
+    inputs: Iterable[Input], options: Options, workers: int, guard: bool
+) -> Iterator[list[Event | Input]]:
+    """The work in order, cut into units: entries read here, or small files to read there."""
+    if workers <= 1:
+        for given in inputs:
+            for entry in guarded(given, options) if guard else entries(given, options):
+                yield [entry]  # one at a time: each document's links leave as soon as they exist
+        return
+    unit: list[Event | Input] = []
+    size = 0
+    for given in inputs:
+        small = _worker_reads(given) if guard else None
+        if small is not None:
+            unit.append(given)
+            size += small
+        else:
+            for entry in guarded(given, options) if guard else entries(given, options):
+                unit.append(entry)
+                if isinstance(entry, Part):
+                    size += len(entry.body or b"")
+                if size >= _UNIT_BYTES or len(unit) >= _UNIT_ENTRIES:
+                    yield unit
+                    unit, size = [], 0
+        if size >= _UNIT_BYTES or len(unit) >= _UNIT_ENTRIES:
+            yield unit
+            unit, size = [], 0
+    if unit:
+        yield unit
+
+
+def results(
+    inputs: Iterable[Input],
+    task: Task,
+    workers: int,
+    tally: Summary,
+    report: Callable[[InputError], None],
+    unreadable: Callable[[str, Exception], None] | None = None,
+) -> Iterator[Done]:
+    """Each document's result, in input order; everything else counted into ``tally``.
+
+    ``unreadable``: called when an input cannot be opened or read at all, and the batch goes
+    on; without it, that error is raised.
+    """
+    work = units(inputs, task.options, workers, guard=unreadable is not None)
+    for events in ordered_map(task, work, workers):
+        for event in events:
+            if isinstance(event, Done):
+                tally.documents += 1
+                if event.error is not None:
+                    tally.failed += 1
+                    report(InputError(event.error, event.name))
+                    continue
+                tally.links += event.found
+                yield event
+            elif isinstance(event, str):  # OPENED (a copy of it, from a worker)
+                tally.files += 1
+            elif isinstance(event, InputError):
+                tally.failed += 1
+                report(event)
+            elif isinstance(event, Skipped):
+                tally.skipped[event.reason] += 1
+            elif isinstance(event, Unreadable):
+                tally.failed += 1
+                if unreadable is None:
+                    raise event.error
+                unreadable(event.name, event.error)
