@@ -179,3 +179,22 @@ def test_saved_from_comment_only_when_no_url_is_given() -> None:
     assert extract_links(page, url="http://given.example/")[0].base == "http://given.example/"
     marker = b"<!-- saved from url=(0014)about:internet -->\n<a href=g>x</a>"
     assert extract_links(marker)[0].base_source == "default"  # a zone marker, not a URL
+
+
+@pytest.mark.parametrize(
+    ("anchor", "text"),
+    [
+        ("<a href=x>Home</a>", "Home"),
+        ("<a href=x>  two\n  words </a>", "two words"),
+        ("<a href=x> a <!-- comment --> b<?pi x?> <b>bold</b>tail</a>", "a b boldtail"),
+        ("<a href=x>caf&eacute; &amp; <span>&#x1F600;</span></a>", "café & 😀"),
+        ("<a href=x><img src=i.png alt=' Logo  here '></a>", "Logo here"),
+        ("<a href=x><img src=i.png></a>", ""),
+        ("<map><area href=x alt='A  region'></map>", "A region"),
+    ],
+)
+def test_anchor_text_is_the_string_value_or_the_image_alt(anchor: str, text: str) -> None:
+    # XPath string-value: every descendant text node, never comments or processing
+    # instructions; whitespace collapsed. An image-only link takes its image's alt.
+    links = [link for link in extract_links(anchor.encode(), url=URL) if link.attr == "href"]
+    assert [link.text for link in links] == [text]

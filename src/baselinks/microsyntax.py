@@ -333,6 +333,7 @@ _FUNCTIONS = {
     "-webkit-image-set": "image-set",
 }
 _LONGEST_FUNCTION = len("-webkit-image-set")
+_LAST_THREE = frozenset({"url", "src", "set"})  # how url(, src( and image-set( end
 _SPACE = re.compile(r"[ \t\n]*")
 # The rest of an unquoted url( token (CSS Syntax §4.3.6): no quotes, parentheses, whitespace
 # inside, escapes or non-printables; anything else goes to tinycss2.
@@ -452,6 +453,8 @@ def _scan(css: str) -> list[CSSURL] | None:
                 found[top.found_at] = slot._replace(url=_string_value(string.group()))
                 top.found_at = -1
         elif char == "(":
+            if len(stack) == 1 and css[start - 3 : start].lower() not in _LAST_THREE:
+                continue  # calc(, format(, not(...: only ours matter outside ours
             role, name_start = _function_before(css, start)
             after_import = name_start == import_at
             after_space = _SPACE.match(css, pos).end()  # type: ignore[union-attr]
