@@ -142,9 +142,17 @@ _new = tuple.__new__
 
 
 def _document_links(
-    document: Document, fallback: Base, mode: str, select: str | None, depth: int = 0
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
 ) -> list[Link]:
-    """base → walk → resolve for one loaded document."""
+    """base → walk → resolve for one loaded document; what its parse could not read is added
+    to ``unread``."""
+    if document.unread:
+        unread.append(document.unread)
     base = establish_base(document.tree, fallback, mode)  # RFC 1808 §3.1 over the fallback
     link = _Linker(base, mode, document.name).link
     links: list[Link] = []
@@ -156,15 +164,17 @@ def _document_links(
             # that is RFC 1808 §3.2, the base of the encapsulating entity. Its own <base> wins.
             nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}")
             inner = Base(base.url, BaseSource.ENCAPSULATING) if base.url else base
-            links.extend(_document_links(nested, inner, mode, None, depth + 1))
+            links.extend(_document_links(nested, inner, mode, None, unread, depth + 1))
     return links
 
 
-def _part_links(part: Part, mode: str, select: str | None) -> list[Link]:
-    """One document of an input: its HTTP header links, then its own."""
+def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], str]:
+    """One document of an input: its HTTP header links, then its own; and what of it could
+    not be read ("" when all of it was)."""
     document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
     retrieval = retrieval_base(part.retrieval, document.text if document else "")
     links: list[Link] = []
+    unread: list[str] = []
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
         # whatever <base> the body holds.
@@ -172,8 +182,8 @@ def _part_links(part: Part, mode: str, select: str | None) -> list[Link]:
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
-        links.extend(_document_links(document, fallback, mode, select))
-    return links
+        links.extend(_document_links(document, fallback, mode, select, unread))
+    return links, "; ".join(unread)
 
 
 def iter_links(

@@ -95,7 +95,8 @@ class Unreadable(NamedTuple):
 
 
 class Done(NamedTuple):
-    """One document done: its name, its links (or their text), how many, or why it failed."""
+    """One document done: its name, its links (or their text), how many, and what of it could
+    not be read (None when all of it was)."""
 
     name: str
     links: list[Link] | str
@@ -143,7 +144,8 @@ class Task:
     extracted, the rest passed on), or a whole small input for the worker to read itself.
     """
 
-    extract: Callable[[Part, str, str | None], list[Link]]  # one document: part, mode, select
+    # one document: (part, mode, select) -> (links, what could not be read or "")
+    extract: Callable[[Part, str, str | None], tuple[list[Link], str]]
     mode: str
     select: str | None
     kinds: frozenset[str] | None
@@ -160,7 +162,7 @@ class Task:
 
     def _done(self, part: Part) -> Done:
         try:
-            links = self.extract(part, self.mode, self.select)
+            links, unread = self.extract(part, self.mode, self.select)
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
@@ -173,9 +175,8 @@ class Task:
             for link in links:
                 by_url.setdefault(link.url, link)
             links = list(by_url.values())
-        return Done(
-            part.name, links if self.render is None else self.render(links), len(links), None
-        )
+        payload = links if self.render is None else self.render(links)
+        return Done(part.name, payload, len(links), unread or None)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -247,13 +248,15 @@ def results(
     for events in ordered_map(task, work, workers):
         for event in events:
             if isinstance(event, Done):
+                # A document read in part gives its links and its error; one that could not
+                # be read at all, its error alone.
                 tally.documents += 1
+                tally.links += event.found
+                if event.found:
+                    yield event
                 if event.error is not None:
                     tally.failed += 1
                     report(InputError(event.error, event.name))
-                    continue
-                tally.links += event.found
-                yield event
             elif isinstance(event, str):  # OPENED (a copy of it, from a worker)
                 tally.files += 1
             elif isinstance(event, InputError):

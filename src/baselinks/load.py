@@ -56,12 +56,34 @@ def parse_utf8(data: bytes) -> Any:
     The two repairs work on the bytes, where a search is a memchr or a byte-regex: on the
     corpus, the same searches on the decoded text took three times as long.
     """
+    return _parse(data)[0]
+
+
+def _parse(data: bytes) -> tuple[Any, str]:
+    """The root element, and what libxml2 could not read ("" when it read everything)."""
     if b"</" in data:
         data = _HTML_END_TAG.sub(_blank, data)
     if b"\x00" in data:
         data = data.replace(b"\x00", "\ufffd".encode())  # HTML: NUL is a parse error, U+FFFD
     root = etree.fromstring(data, _PARSER)  # None for a document without a node
-    return root if root is not None else etree.fromstring(b"<html></html>", _PARSER)
+    if root is None:
+        root = etree.fromstring(b"<html></html>", _PARSER)
+    return root, _stopped(_PARSER.error_log)
+
+
+def _stopped(log: Any) -> str:
+    # A FATAL error means libxml2 stopped building the tree there: without a word, the rest
+    # of the document would be lost. The one met in practice is its depth limit (elements
+    # nested 2048 deep; a browser flattens instead, and reads on).
+    for entry in log:
+        if entry.level_name == "FATAL":
+            if "depth" in entry.message:
+                return (
+                    f"elements nested deeper than libxml2's limit at line {entry.line}: "
+                    "the rest of the document is not read"
+                )
+            return f"libxml2 stopped at line {entry.line}: {entry.message.strip()}"
+    return ""
 
 
 def parse_html(text: str) -> Any:
@@ -76,8 +98,10 @@ class Document:
     name: str  # the file path, "-" for stdin or bytes, plus a part label for nested documents
     text: str
     encoding: str
-    encoding_source: str  # "bom" | "transport" | "meta" | "utf-8-detected" | "default" | "text"
+    encoding_source: str  # "bom", "transport", "meta", "utf-16-detected", "utf-8-detected",
+    #                       "default", or "text"
     tree: Any  # lxml root element
+    unread: str = ""  # what the parser could not read, when it stopped early ("" when none)
 
 
 def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
@@ -97,9 +121,9 @@ def load(source: Source, *, charset: str | None = None, name: str | None = None)
         utf8 = data  # valid UTF-8 (nothing was replaced): already the bytes the parser wants
     else:
         utf8 = text.encode("utf-8", "surrogatepass")
-    return Document(label, text, decoded.encoding, decoded.source, parse_utf8(utf8))
+    return Document(label, text, decoded.encoding, decoded.source, *_parse(utf8))
 
 
 def load_text(text: str, name: str) -> Document:
     """A document that is already text (an ``iframe srcdoc``): parse only."""
-    return Document(name, text, "utf-8", "text", parse_html(text))
+    return Document(name, text, "utf-8", "text", *_parse(text.encode("utf-8", "surrogatepass")))
