@@ -204,9 +204,10 @@ def units(
     inputs: Iterable[Input], options: Options, workers: int, guard: bool
 ) -> Iterator[list[Event | Input]]:
     """The work in order, cut into units: entries read here, or small files to read there."""
+    read = guarded if guard else entries
     if workers <= 1:
         for given in inputs:
-            for entry in guarded(given, options) if guard else entries(given, options):
+            for entry in read(given, options):
                 yield [entry]  # one at a time: each document's links leave as soon as they exist
         return
     unit: list[Event | Input] = []
@@ -217,7 +218,7 @@ def units(
             unit.append(given)
             size += small
         else:
-            for entry in guarded(given, options) if guard else entries(given, options):
+            for entry in read(given, options):
                 unit.append(entry)
                 if isinstance(entry, Part):
                     size += len(entry.body or b"")

@@ -51,7 +51,7 @@ class LinkSource(NamedTuple):
     attr: str
     syntax: str
     kind: str  # "link" | "resource" | "form" | "refresh" | "other"; "rel" for <link>, by rel
-    when: str = ""  # a condition on the element, a key of _CONDITIONS
+    when: str = ""  # a condition: a key of _TAG_CONDITIONS and/or _CONDITIONS
     spec: str = ""
 
 
@@ -146,6 +146,13 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
 _HTML_HREF = frozenset({"a", "area", "link", "base"})
 # The <base> element's href is the base, not a link.
 
+# A row's condition has a part on the tag alone, decided once when the tag's plan is built,
+# and a part on the element, checked for each element. A condition missing from a table holds.
+_TAG_CONDITIONS: dict[str, Callable[[str], bool]] = {
+    # href on a/area/link/base has its own HTML rows (or is the base): not counted twice here
+    "foreign-href": lambda tag: tag not in _HTML_HREF,
+    "custom-element": lambda tag: _is_custom_element(tag),
+}
 _CONDITIONS: dict[str, Callable[[Any], bool]] = {
     "type=image": lambda el: (el.get("type") or "").strip(ASCII_WHITESPACE).lower() == "image",
     "valuetype=ref": lambda el: (
@@ -155,10 +162,8 @@ _CONDITIONS: dict[str, Callable[[Any], bool]] = {
         (el.get("http-equiv") or "").strip(ASCII_WHITESPACE).lower() == "refresh"
     ),
     "svg-or-math": lambda el: _in_svg_or_math(el),
-    # href on a/area/link/base has its own HTML rows (or is the base): not counted twice here
-    "foreign-href": lambda el: el.tag not in _HTML_HREF and _in_svg_or_math(el),
+    "foreign-href": lambda el: _in_svg_or_math(el),
     "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
-    "custom-element": lambda el: _is_custom_element(el.tag),
 }
 
 # HTML §4.13.2 "valid custom element name": a lower-case ASCII letter first, a hyphen inside,
@@ -219,16 +224,10 @@ def _plan(tag: str) -> dict[str, tuple[_Step, ...]]:
     for number, source in enumerate(LINK_SOURCES):
         if source.tags is not None and tag not in source.tags:
             continue
-        when: Callable[[Any], bool] | None = None
-        if source.when == "custom-element":
-            if not _is_custom_element(tag):
-                continue
-        elif source.when == "foreign-href":
-            if tag in _HTML_HREF:
-                continue
-            when = _in_svg_or_math
-        elif source.when:
-            when = _CONDITIONS[source.when]
+        on_tag = _TAG_CONDITIONS.get(source.when)
+        if on_tag is not None and not on_tag(tag):
+            continue
+        when = _CONDITIONS.get(source.when)
         codebase = tag in ("object", "applet") and source.attr in _CODEBASE_ATTRS
         step = (number, source.attr, source.syntax, source.kind, when, codebase)
         plan[source.attr] = (*plan.get(source.attr, ()), step)
