@@ -58,7 +58,8 @@ DEFAULT = Base("", BaseSource.DEFAULT)
 
 # Internet Explorer, and browsers since, write this "mark of the web" into saved pages:
 # <!-- saved from url=(0042)https://example.com/some/page.html -->
-# The four digits are the URL's length. Searched for in the first 4 KB only.
+# The four digits are the URL's length. Searched for in the first 4 KB only; a literal, one
+# class, then fixed-width parts: each try is bounded, so the search is linear.
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\((\d{4})\)")
 # "about:internet" and friends mark the zone without recording a URL.
 _NOT_A_RETRIEVAL_URL = ("about:",)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,25 @@ def _parse(data: bytes) -> tuple[Any, str]:
         data = _HTML_END_TAG.sub(_blank, data)
     if b"\x00" in data:
         data = data.replace(b"\x00", "\ufffd".encode())  # HTML: NUL is a parse error, U+FFFD
+    root, stopped = _libxml2(data)
+    if stopped is _DEPTH:
+        # Elements nested deeper than libxml2 builds: the tree ended there, and every link
+        # after it would be lost. Parse again with the deepest elements made siblings, as a
+        # browser does (Blink's parser stops nesting at 512).
+        root, stopped = _libxml2(_flatten(data))
+        if stopped is _DEPTH:
+            line = _PARSER.error_log.last_error.line
+            return root, (
+                f"elements nested deeper than libxml2's limit at line {line}: "
+                "the rest of the document is not read"
+            )
+    return root, stopped
+
+
+_DEPTH = "depth"
+
+
+def _libxml2(data: bytes) -> tuple[Any, str]:
     root = etree.fromstring(data, _PARSER)  # None for a document without a node
     if root is None:
         root = etree.fromstring(b"<html></html>", _PARSER)
@@ -78,12 +98,71 @@ def _stopped(log: Any) -> str:
     for entry in log:
         if entry.level_name == "FATAL":
             if "depth" in entry.message:
-                return (
-                    f"elements nested deeper than libxml2's limit at line {entry.line}: "
-                    "the rest of the document is not read"
-                )
+                return _DEPTH
             return f"libxml2 stopped at line {entry.line}: {entry.message.strip()}"
     return ""
+
+
+# Elements opened below this depth (as counted by _Nesting) are closed at once, their content
+# going to their parent. libxml2 stops at 2048; the count can fall short of libxml2's own when
+# a stray end tag closes more than libxml2 would, hence the margin.
+MAX_NESTING = 1024
+
+# HTML §13.1.2: elements that have no end tag, and so never nest.
+_VOID = frozenset({
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+    "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen",
+})  # fmt: skip
+
+
+class _Nesting(HTMLParser):
+    """Where a start tag opens an element deeper than :data:`MAX_NESTING`.
+
+    The stdlib's tokenizer, used only for a document libxml2 gave up on: it knows comments,
+    scripts and quoted attributes, which a regular expression over tags would not. The depth is
+    a stack of open names; an end tag closes up to its name, as libxml2 does for most tags.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.open: list[str] = []
+        self.cuts: list[tuple[int, int, str]] = []  # (line, column after the tag, name)
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        if tag in _VOID:
+            return
+        if len(self.open) < MAX_NESTING:
+            self.open.append(tag)
+        else:
+            line, column = self.getpos()
+            self.cuts.append((line, column + len(self.get_starttag_text() or ""), tag))
+
+    def handle_endtag(self, tag: str) -> None:
+        for index in range(len(self.open) - 1, -1, -1):
+            if self.open[index] == tag:
+                del self.open[index:]
+                return
+
+
+def _flatten(data: bytes) -> bytes:
+    """``data`` with an end tag written after each start tag deeper than :data:`MAX_NESTING`."""
+    text = data.decode("utf-8", "surrogateescape")
+    nesting = _Nesting()
+    nesting.feed(text)
+    nesting.close()
+    starts = [0]  # the offset of each line (the tokenizer counts lines by "\n")
+    position = text.find("\n")
+    while position >= 0:
+        starts.append(position + 1)
+        position = text.find("\n", position + 1)
+    pieces: list[str] = []
+    done = 0
+    for line, column, tag in nesting.cuts:
+        end = starts[line - 1] + column
+        pieces += (text[done:end], f"</{tag}>")
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces).encode("utf-8", "surrogateescape")
 
 
 def parse_html(text: str) -> Any:

@@ -11,7 +11,7 @@ each returns the URL strings as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import tinycss2
@@ -319,6 +319,11 @@ _SKIP_TOP = re.compile(
     r"""|@(?![iI][mM][pP][oO][rR][tT]))*+""",
     re.DOTALL,
 )
+# Every pattern below is linear, for one of three reasons: a single character class (or a
+# literal and bounded classes); alternatives that start with different characters, so that
+# no text can be matched two ways; or a pattern that ends in "*" and so never fails after it
+# started (backtracking only begins when a match fails). A string that runs to the end fails
+# once, and the sheet goes to tinycss2: one more linear pass, never one per character.
 _TRIGGER_NESTED = re.compile(r"[/\"'\\(@)\[\]{}]")  # inside url(), src(), image-set()
 _STRING = {
     '"': re.compile(r'"(?:[^"\\\n]|\\.)*"', re.DOTALL),
@@ -338,7 +343,7 @@ _SPACE = re.compile(r"[ \t\n]*")
 # The rest of an unquoted url( token (CSS Syntax §4.3.6): no quotes, parentheses, whitespace
 # inside, escapes or non-printables; anything else goes to tinycss2.
 _URL_REST = re.compile(r"[ \t\n]*([^\"'()\\\s\x00-\x08\x0b\x0e-\x1f\x7f]*)[ \t\n]*(?:\)|\Z)")
-_SKIP_SPACE_AND_COMMENTS = re.compile(r"(?:[ \t\n]+|/\*.*?(?:\*/|\Z))*", re.DOTALL)
+_SKIP_SPACE_AND_COMMENTS = re.compile(r"(?:[ \t\n]++|/\*.*?(?:\*/|\Z))*+", re.DOTALL)
 _STRING_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})(?:\r\n|[ \t\n])?|(\n)|(.)|\Z)", re.DOTALL)
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
@@ -501,8 +506,17 @@ def _close(block: _Open, found: list[CSSURL | None]) -> None:
 
 
 def _walk(tokens: Iterable[Any], found: list[CSSURL], *, in_image_set: bool) -> None:
+    # A stack, not recursion: blocks nest as deep as the sheet says (100,000 "(" would
+    # overflow Python's stack; tinycss2's parser itself does not recurse).
+    stack: list[tuple[Iterator[Any], bool]] = [(iter(tokens), in_image_set)]
     after_import = False
-    for token in tokens:
+    while stack:
+        level, in_image_set = stack[-1]
+        token = next(level, None)
+        if token is None:
+            stack.pop()
+            after_import = False
+            continue
         kind = token.type
         if kind == "whitespace":  # comments were dropped by skip_comments=True
             continue
@@ -522,7 +536,7 @@ def _walk(tokens: Iterable[Any], found: list[CSSURL], *, in_image_set: bool) -> 
                     syntax = "@import" if after_import else "url()"
                     found.append(CSSURL(strings[0].value, syntax, token.source_line))
             else:
-                _walk(token.arguments, found, in_image_set=name in _IMAGE_SETS)
+                stack.append((iter(token.arguments), name in _IMAGE_SETS))
         elif kind in ("() block", "[] block", "{} block"):
-            _walk(token.content, found, in_image_set=False)
+            stack.append((iter(token.content), False))
         after_import = kind == "at-keyword" and token.lower_value == "import"

@@ -38,7 +38,8 @@ MAX_MIME_DEPTH = 64
 
 _BASE_HEADERS = ("content-base", "base", "content-location")
 # RFC 1808 §3.1: "Base: <URL:http://...>"; RFC 1738 Appendix: whitespace inside the brackets
-# is ignored. Also the bare forms, quoted or not.
+# is ignored. Also the bare forms, quoted or not. Anchored at the start, on one header
+# value: the lazy group grows one character at a time and each step tests two characters.
 _URL_WRAPPER = re.compile(r"^<?(?:URL:)?(.*?)>?$", re.IGNORECASE | re.DOTALL)
 _WHITESPACE = re.compile(r"\s+")
 

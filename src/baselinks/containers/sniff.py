@@ -62,7 +62,8 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 
 # WHATWG MIME Sniffing §7.1, "text/html" patterns: after leading whitespace, one of these tags
-# (any case) followed by a space or ">". "<?xml" is added for XHTML.
+# (any case) followed by a space or ">". "<?xml" is added for XHTML. The patterns here run
+# on the first HEAD_BYTES of an input only, and are literals with bounded classes.
 _HTML_START = re.compile(
     rb"[\t\n\x0c\r ]*(?:<!DOCTYPE HTML|<HTML|<HEAD|<SCRIPT|<IFRAME|<H1|<DIV|<FONT|<TABLE|<A|"
     rb"<STYLE|<TITLE|<B|<BODY|<BR|<P|<!--)[ >\t\n\x0c\r]|[\t\n\x0c\r ]*<\?xml[ \t\r\n]",
