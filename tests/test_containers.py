@@ -484,7 +484,9 @@ def test_one_bad_part_never_stops_the_other_parts(monkeypatch: pytest.MonkeyPatc
     )
     errors: list[InputError] = []
     assert [link.url for link in iter_links(message, on_error=errors.append)] == ["good"]
-    assert [str(error) for error in errors] == ["-#part-1: ValueError: cannot parse"]
+    assert [str(error) for error in errors] == [
+        "-#part-1: internal error (a bug in baselinks, please report it): ValueError: cannot parse"
+    ]
 
 
 def test_an_unlistable_directory_is_one_error_and_the_walk_goes_on(

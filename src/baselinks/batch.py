@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from .containers import Part, Skipped, iter_entries
-from .errors import InputError, SelectError
+from .errors import InputError, SelectError, internal
 from .workers import ordered_map
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ class Task:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
             # One document that cannot be read never stops the others in its file.
-            return Done(part.name, [], 0, f"{type(exc).__name__}: {exc}")
+            return Done(part.name, [], 0, internal(exc))
         if self.kinds is not None:
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:

@@ -25,7 +25,7 @@ from typing import TextIO, cast
 from . import __version__
 from .api import KINDS, Summary, iter_rendered
 from .diagnose import diagnose
-from .errors import InputError, SelectError, URLError
+from .errors import InputError, SelectError, URLError, internal
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
 from .write import FORMATS
@@ -252,7 +252,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             _error(f"{name}: {exc.strerror or exc}")
         else:
             # A bug, not bad input: say so, and go on with the other inputs.
-            _error(f"{name}: {type(exc).__name__}: {exc}")
+            _error(f"{name}: {internal(exc)}")
 
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named)

@@ -12,7 +12,7 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
-__all__ = ["BaselinksError", "InputError", "SelectError", "URLError"]
+__all__ = ["BaselinksError", "InputError", "SelectError", "URLError", "internal"]
 
 
 class BaselinksError(Exception):
@@ -53,3 +53,8 @@ class InputError(BaselinksError):
         if self.offset is not None:
             where += f": offset {self.offset}"
         return f"{where}: {self.message}"
+
+
+def internal(exc: BaseException) -> str:
+    """The message for an exception no input should cause: a bug, reported and passed over."""
+    return f"internal error (a bug in baselinks, please report it): {type(exc).__name__}: {exc}"
