@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from hypothesis import settings
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
 
 # No deadline: the machine is shared and noisy, and speed is measured in benchmarks/, not here.
 # Under CI the examples are derandomized, so a red run is reproducible and never a coin toss.
@@ -27,3 +31,28 @@ def suite(name: str) -> list[dict[str, Any]]:
     data = json.loads((CONFORMANCE / f"{name}.json").read_text(encoding="utf-8"))
     cases: list[dict[str, Any]] = data["cases"]
     return cases
+
+
+def warc(
+    records: Iterable[tuple[str, str, bytes]],
+    *headers: tuple[str, str],
+    gzip: bool = True,
+) -> bytes:
+    """A WARC of HTTP responses (url, content type, body), one gzip member per record when
+    ``gzip``; ``headers`` are added to every response."""
+    out = io.BytesIO()
+    writer = WARCWriter(out, gzip=gzip)
+    for url, content_type, body in records:
+        http = StatusAndHeaders("200 OK", [("Content-Type", content_type), *headers], "HTTP/1.1")
+        writer.write_record(
+            writer.create_warc_record(
+                # the length given: without it warcio buffers into a temporary file it never
+                # closes (a ResourceWarning)
+                url,
+                "response",
+                payload=io.BytesIO(body),
+                length=len(body),
+                http_headers=http,
+            )
+        )
+    return out.getvalue()

@@ -11,36 +11,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
 import baselinks.containers.warc as warc_module
 from baselinks import InputError, Summary, extract_links, iter_links
 from baselinks.cli import main
 from baselinks.workers import ordered_map, resolve_workers
 from baselinks.write import FORMATS, WRITERS
+from conftest import warc
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
-
-
-def _warc(records: list[tuple[str, str, bytes]]) -> bytes:
-    """A .warc.gz of HTTP responses (url, content type, body), one gzip member per record."""
-    out = io.BytesIO()
-    writer = WARCWriter(out, gzip=True)
-    for url, content_type, body in records:
-        headers = StatusAndHeaders("200 OK", [("Content-Type", content_type)], "HTTP/1.1")
-        writer.write_record(
-            writer.create_warc_record(
-                # the length given: without it warcio buffers into a temporary file it never
-                # closes (a ResourceWarning)
-                url,
-                "response",
-                payload=io.BytesIO(body),
-                length=len(body),
-                http_headers=headers,
-            )
-        )
-    return out.getvalue()
 
 
 PAGES = [
@@ -50,14 +29,14 @@ PAGES = [
 
 
 def test_workers_give_the_links_of_one_process_in_the_same_order() -> None:
-    data = _warc(PAGES)
+    data = warc(PAGES)
     one = extract_links(data)
     assert [link.url for link in one] == [f"http://site.example/{n}.html" for n in range(40)]
     assert extract_links(data, workers=2) == one
 
 
 def test_damage_among_workers_is_reported_in_its_place_and_counted() -> None:
-    whole = _warc(PAGES[:3])
+    whole = warc(PAGES[:3])
     cut = whole[: len(whole) - 40]  # inside the last record's gzip member
     outcomes = []
     for workers in (1, 2):
@@ -85,7 +64,7 @@ def test_cli_jobs_write_the_same_bytes_as_one_job(
     batch = tmp_path / "batch"
     shutil.copytree(FIXTURES / "html", batch / "html")
     shutil.copytree(FIXTURES / "containers", batch / "containers")
-    (batch / "big.warc.gz").write_bytes(_warc(PAGES))  # a file the main process reads
+    (batch / "big.warc.gz").write_bytes(warc(PAGES))  # a file the main process reads
     (batch / "broken.html.gz").write_bytes(b"\x1f\x8b\x08\x00" + b"cut")
     one = _cli(["extract", "--format", output, "-j", "1", str(batch)], capsys)
     two = _cli(["extract", "--format", output, "-j", "2", str(batch)], capsys)
@@ -124,7 +103,7 @@ def test_a_non_html_record_is_skipped_after_its_head_never_held(
     # A record larger than the limit cannot be held; a non-HTML one never needs to be.
     monkeypatch.setattr(warc_module, "MAX_RECORD_BYTES", 100_000)
     video = (b"\x00\x00\x00\x18ftypmp42" + bytes(300_000), "video/mp4")
-    data = _warc(
+    data = warc(
         [
             ("http://a.example/v.mp4", video[1], video[0]),
             ("http://a.example/p.html", "text/html", b'<a href="q">q</a>'),
@@ -135,7 +114,7 @@ def test_a_non_html_record_is_skipped_after_its_head_never_held(
     assert [link.url for link in links] == ["http://a.example/q"]
     assert summary.skipped == {"not HTML (video/mp4)": 1}
     # an HTML record over the limit is still an error, named
-    big = _warc([("http://a.example/big.html", "text/html", b"<p>" + bytes(200_000))])
+    big = warc([("http://a.example/big.html", "text/html", b"<p>" + bytes(200_000))])
     with pytest.raises(InputError, match="record larger than 100000 bytes"):
         extract_links(big)
 
