@@ -34,6 +34,10 @@ ALLOWED_THIRD_PARTY = {
     "workers": set(),
     "write": set(),
     "cli": set(),
+    "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
+    # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
+    # by name. Nothing else imports it: the core never needs pyspark.
+    "spark": {"pyspark", "baselinks"},
 }
 
 
@@ -96,6 +100,19 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert local_imports("batch") == {"containers", "errors", "workers", "api"}
     for engine in ("url", "rfc3986", "resolve", "diagnose"):
         assert local_imports(engine) <= {"url", "rfc3986", "errors"}, engine
+
+
+def test_only_spark_knows_spark_and_nothing_imports_it() -> None:
+    for path in SRC.rglob("*.py"):
+        module = _module(path)
+        imports = _third_party_imports(path)
+        assert ("pyspark" in imports) == (module == "spark"), module
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module not in ("spark", "baselinks.spark"), module
+                names = {alias.name for alias in node.names}
+                assert not (node.module in (None, "baselinks") and "spark" in names), module
 
 
 def test_all_is_sorted_and_complete() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .api import FIELDS, KINDS, Link, Summary, extract_links, iter_links
 from .base import Base, BaseSource
+from .dataflow import iter_warc_links
 from .diagnose import CODES, diagnose
 from .errors import BaselinksError, InputError, SelectError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, explain, resolve
@@ -39,6 +40,7 @@ __all__ = [
     "explain",
     "extract_links",
     "iter_links",
+    "iter_warc_links",
     "parse",
     "resolve",
 ]

@@ -1,0 +1,91 @@
+"""Rows for dataflow engines (Spark, Dask, Beam...): one file in, plain rows out, streamed.
+
+An engine runs one task per WARC file (a gzip WARC cannot be split), and a task needs rows it
+can ship: tuples of strings, ints and a list of strings, never lxml objects. This module is that
+task's body and knows no engine; :mod:`baselinks.spark` wraps it for Spark.
+
+    for row in iter_warc_links("crawl.warc.gz", on_error=print):
+        ...  # (url, raw, base, base_source, tag, attr, line, document, text, rel, kind,
+             #  problems, warc): the fields of ``baselinks extract``, then the path read
+
+The rows are the records ``baselinks extract`` writes for that file, in the same order.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Collection, Iterator
+from typing import Any, BinaryIO
+
+from .api import FIELDS, iter_links
+from .batch import Summary
+from .errors import InputError
+
+__all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
+
+ROW_FIELDS = (*FIELDS, "warc")  # the link's fields, then the path or URL of the file read
+Row = tuple[Any, ...]
+
+
+def open_input(path: str) -> BinaryIO:
+    """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
+    ``hdfs://``, ``https://``...) through fsspec, when it is installed."""
+    scheme = urllib.parse.urlsplit(path).scheme if "://" in path else ""
+    if scheme in ("", "file"):
+        local = urllib.request.url2pathname(urllib.parse.urlsplit(path).path) if scheme else path
+        return open(local, "rb")
+    try:
+        import fsspec  # optional
+    except ImportError:
+        raise InputError(f"reading {scheme}:// needs fsspec (pip install fsspec)", path) from None
+    try:
+        return fsspec.open(path, "rb").open()  # type: ignore[no-any-return]
+    except (ImportError, ValueError) as exc:  # no driver for the scheme (s3fs...), a bad URL
+        raise InputError(f"cannot open with fsspec: {exc}", path) from None
+
+
+def iter_warc_links(
+    path: str | os.PathLike[str],
+    *,
+    mode: str = "rfc1808",
+    kinds: Collection[str] | None = None,
+    unique: bool = False,
+    on_error: Callable[[InputError], None] | None = None,
+    summary: Summary | None = None,
+) -> Iterator[Row]:
+    """Every link of the file at ``path`` (a WARC, or anything ``baselinks extract`` reads), as
+    a row of :data:`ROW_FIELDS`, streamed record by record in bounded memory.
+
+    Damage goes to ``on_error`` and the rest of the file is still read; a file that cannot be
+    opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
+    raised after the last row. ``summary`` counts documents, links and failures.
+    """
+    name = os.fspath(path)
+    errors: list[InputError] = []
+    report = errors.append if on_error is None else on_error
+    tally = summary if summary is not None else Summary()
+    try:
+        stream = open_input(name)
+    except InputError as exc:
+        stream = None
+        report(exc)
+    except OSError as exc:
+        stream = None
+        report(InputError(exc.strerror or str(exc), name))
+    if stream is None:
+        tally.failed += 1
+    else:
+        with stream:
+            links = iter_links(
+                stream, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report,
+                summary=tally,
+            )  # fmt: skip
+            for link in links:
+                yield (*link[:-1], list(link.problems), name)
+    if errors:
+        first = errors[0]
+        for other in errors[1:]:
+            first.add_note(str(other))
+        raise first
