@@ -38,6 +38,8 @@ ALLOWED_THIRD_PARTY = {
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
     "spark": {"pyspark", "baselinks"},
+    # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
+    "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
 }
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "LINK_SOURCES",
     "LinkSource",
     "RawLink",
+    "XPath",
     "header_links",
     "raw_links",
     "select_roots",
@@ -400,14 +401,32 @@ def header_links(status: int | None, headers: Iterable[tuple[str, str]]) -> Iter
                 yield RawLink(url, "http", "refresh", "refresh", None)
 
 
+class XPath(str):
+    """``select=XPath("//div[@id='main']")``: an XPath 1.0 expression instead of a CSS selector
+    (Scrapy's ``restrict_xpaths``). What it selects besides elements is passed over."""
+
+    __slots__ = ()
+
+
 def select_roots(tree: Any, select: str | None) -> list[Any] | None:
-    """The outermost elements matching the CSS selector ``select`` (``None``: the whole tree)."""
+    """The outermost elements matching ``select``, a CSS selector or an :class:`XPath`
+    (``None``: the whole tree)."""
     if select is None:
         return None
     try:
-        matches = CSSSelector(select)(tree)
+        if isinstance(select, XPath):
+            found = tree.xpath(str(select))
+            matches = (
+                [m for m in found if isinstance(m, etree._Element)]
+                if isinstance(found, list)
+                else []
+            )
+        else:
+            matches = CSSSelector(select)(tree)
     except SelectorError as exc:
         raise SelectError(f"invalid CSS selector {select!r}: {exc}") from None
+    except etree.XPathError as exc:
+        raise SelectError(f"invalid XPath {str(select)!r}: {exc}") from None
     chosen = set(matches)
     # Walk each outermost match once, so a link inside two matches is reported once.
     return [m for m in matches if not any(a in chosen for a in m.iterancestors())]
