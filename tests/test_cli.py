@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -237,3 +238,48 @@ def test_readme_commands_are_the_ones_ci_and_users_run() -> None:
     assert argv[:2] == ["baselinks", "extract"]
     root = Path(__file__).resolve().parent.parent
     assert (root / argv[2]).is_file() and argv[2].startswith("fixtures/")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_an_aligned_table_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = str(Path(__file__).parent.parent / "fixtures" / "html" / "base-late.html")
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(["extract", page, "-q"]) == 0
+    assert terminal.getvalue().splitlines() == [
+        "KIND      BASE          FROM                   URL",
+        "link      content       a href :4              https://mirror.example.com/docs/before.html",
+        "link      content       a href :6              https://mirror.example.com/docs/after.html",
+    ]
+
+
+def test_a_progress_bar_and_the_seconds_on_a_terminal_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for n in range(3):
+        (tmp_path / f"{n}.html").write_bytes(b'<a href="x">')
+    (tmp_path / "bad.html").write_bytes(b"\x89PNG\r\n\x1a\n")
+    argv = ["extract", "--format", "text", "--url", "http://e.example/", str(tmp_path)]
+    assert main(argv) == 0  # piped: no bar, no seconds
+    assert (
+        capsys.readouterr().err
+        == "baselinks: 4 files, 3 documents, 3 links; skipped 1 (1 not a document); 0 failed\n"
+    )
+
+    stderr = _Terminal()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr("baselinks.cli._Progress.DELAY", 0)  # shown at once, not after 0.5 s
+    monkeypatch.setattr("baselinks.cli._Progress.EVERY", 0)  # and redrawn at every document
+    assert main(argv) == 0
+    err = stderr.getvalue()
+    assert re.search(r"\rbaselinks: [1-3] documents \[.* [1-4] files, [1-3] links", err)  # the bar
+    assert re.search(
+        r"\rbaselinks: 4 files, 3 documents, 3 links; .*; 0 failed in \d+\.\d s\n$", err
+    )
+    stderr.truncate(0)
+    assert main([*argv, "-q"]) == 0
+    assert stderr.getvalue() == ""  # --quiet: neither

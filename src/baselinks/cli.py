@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO, cast
@@ -58,7 +59,7 @@ def _build_parser() -> argparse.ArgumentParser:
     ext.add_argument(
         "--format",
         choices=sorted(FORMATS),
-        help="output format (default: jsonl when piped, text on a terminal)",
+        help="output format (default: jsonl when piped, an aligned table on a terminal)",
     )
     ext.add_argument(
         "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
@@ -80,7 +81,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "--charset", help="the transport's charset (as an HTTP Content-Type would give it)"
     )
     ext.add_argument(
-        "-q", "--quiet", action="store_true", help="no summary line on stderr at the end"
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar and no summary line on stderr",
     )
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
@@ -237,22 +241,25 @@ def _inputs(
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
-    header, render = FORMATS[args.format or ("text" if out.isatty() else "jsonl")]
+    header, render = FORMATS[args.format or ("table" if out.isatty() else "jsonl")]
     summary = Summary()
+    started = time.monotonic()
+    progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
+    say = _error if progress is None else progress.say
 
     def failed(error: InputError) -> None:
-        _error(str(error))
+        say(str(error))
 
     def unlisted(exc: OSError) -> None:
-        _error(f"{exc.filename}: {exc.strerror or exc}")
+        say(f"{exc.filename}: {exc.strerror or exc}")
         summary.failed += 1
 
     def unreadable(name: str, exc: Exception) -> None:
         if isinstance(exc, OSError):
-            _error(f"{name}: {exc.strerror or exc}")
+            say(f"{name}: {exc.strerror or exc}")
         else:
             # A bug, not bad input: say so, and go on with the other inputs.
-            _error(f"{name}: {internal(exc)}")
+            say(f"{name}: {internal(exc)}")
 
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named)
@@ -278,13 +285,51 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         out.write(header)
         for text in texts:
             out.write(text)
+            if progress is not None:
+                progress.advance()
     except SelectError as exc:
         _error(str(exc))
         return 2
+    finally:
+        if progress is not None:
+            progress.close()
     if not args.quiet:
         out.flush()  # the links first, then the summary, on a terminal too
-        _error(str(summary))
+        seconds = f" in {time.monotonic() - started:.1f} s" if sys.stderr.isatty() else ""
+        _error(f"{summary}{seconds}")
     return 1 if summary.failed else 0
+
+
+class _Progress:
+    """A tqdm bar on stderr (a terminal) of documents read, with files and links beside;
+    shown only once a run has taken half a second, so a single page never flashes one."""
+
+    DELAY = 0.5  # seconds before the bar shows
+    EVERY = 0.1  # seconds between redraws at most
+
+    def __init__(self, summary: Summary) -> None:
+        from tqdm import tqdm  # only for a terminal: a pipe never pays the import
+
+        self.summary = summary
+        self.bar = tqdm(
+            desc="baselinks",
+            unit=" documents",
+            delay=self.DELAY,
+            mininterval=self.EVERY,
+            leave=False,
+            file=sys.stderr,
+        )
+
+    def advance(self) -> None:
+        tally = self.summary
+        self.bar.set_postfix_str(f"{tally.files:,} files, {tally.links:,} links", refresh=False)
+        self.bar.update(tally.documents - self.bar.n)  # redrawn at most every EVERY seconds
+
+    def say(self, message: str) -> None:
+        self.bar.write(f"baselinks: {message}", file=sys.stderr)  # above the bar
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def _atomic_output(path: str) -> tuple[TextIO, str]:

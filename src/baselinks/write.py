@@ -24,6 +24,7 @@ __all__ = [
     "Format",
     "write_csv",
     "write_jsonl",
+    "write_table",
     "write_text",
     "write_tsv",
 ]
@@ -76,11 +77,34 @@ def _text(links: Sequence[Link]) -> str:
     return "".join(link.url + "\n" for link in links)
 
 
+# The table's fixed columns; the URL, of any length, comes last so that every row aligns while
+# the output streams (a width taken from all the links would wait for the last of them).
+_TABLE = "{:<9} {:<13} {:<22} {}\n"
+
+
+def _cut(value: str, width: int) -> str:
+    return value if len(value) <= width else value[: width - 1] + "\u2026"
+
+
+def _table(links: Sequence[Link]) -> str:
+    """Aligned columns for a person at a terminal: kind, base source, where, URL."""
+    return "".join(
+        _TABLE.format(
+            link.kind,
+            link.base_source,
+            _cut(f"{link.tag} {link.attr}" + (f" :{link.line}" if link.line else ""), 22),
+            link.url + (f"  [{' '.join(link.problems)}]" if link.problems else ""),
+        )
+        for link in links
+    )
+
+
 FORMATS: dict[str, Format] = {
     "jsonl": Format("", _jsonl),
     "csv": _delimited(csv.excel),  # RFC 4180, a header row; problems space-separated
     "tsv": _delimited(_TSV),  # a header row; a value with a tab, newline or quote is quoted
     "text": Format("", _text),
+    "table": Format(_TABLE.format("KIND", "BASE", "FROM", "URL"), _table),
 }
 
 
@@ -104,10 +128,12 @@ write_jsonl = _writer("jsonl")
 write_csv = _writer("csv")
 write_tsv = _writer("tsv")
 write_text = _writer("text")
+write_table = _writer("table")
 
 WRITERS: dict[str, Callable[[Iterable[Link], TextIO], int]] = {
     "jsonl": write_jsonl,
     "csv": write_csv,
     "tsv": write_tsv,
     "text": write_text,
+    "table": write_table,
 }
