@@ -21,7 +21,7 @@ from .batch import Input, Options, Source, Summary, Task, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
 from .diagnose import diagnose
-from .errors import BaselinksError, InputError, SelectError
+from .errors import BaselinksError, InputError, SelectError, raise_first
 from .load import Document, load, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode
@@ -232,11 +232,7 @@ def iter_links(
     inputs = [Input(source, name, strict)]
     for done in results(inputs, task, resolve_workers(workers), tally, report):
         yield from done.links  # type: ignore[misc]
-    if errors:
-        first = errors[0]
-        for other in errors[1:]:
-            first.add_note(str(other))
-        raise first
+    raise_first(errors)
 
 
 def _task(

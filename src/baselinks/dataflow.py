@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 
 from .api import FIELDS, iter_links
 from .batch import Summary
-from .errors import InputError
+from .errors import InputError, raise_first
 
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
 
@@ -84,8 +84,4 @@ def iter_warc_links(
             )  # fmt: skip
             for link in links:
                 yield (*link[:-1], list(link.problems), name)
-    if errors:
-        first = errors[0]
-        for other in errors[1:]:
-            first.add_note(str(other))
-        raise first
+    raise_first(errors)

@@ -12,7 +12,7 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
-__all__ = ["BaselinksError", "InputError", "SelectError", "URLError", "internal"]
+__all__ = ["BaselinksError", "InputError", "SelectError", "URLError", "internal", "raise_first"]
 
 
 class BaselinksError(Exception):
@@ -58,3 +58,13 @@ class InputError(BaselinksError):
 def internal(exc: BaseException) -> str:
     """The message for an exception no input should cause: a bug, reported and passed over."""
     return f"internal error (a bug in baselinks, please report it): {type(exc).__name__}: {exc}"
+
+
+def raise_first(errors: list[InputError]) -> None:
+    """Raise the first of ``errors``, the others attached as notes (nothing when none): how a
+    stream without ``on_error`` reports its damage after its last link."""
+    if errors:
+        first = errors[0]
+        for other in errors[1:]:
+            first.add_note(str(other))
+        raise first
