@@ -26,7 +26,7 @@ from typing import TextIO, cast
 from . import __version__
 from .api import KINDS, Summary, iter_rendered
 from .diagnose import diagnose
-from .errors import InputError, SelectError, URLError, internal
+from .errors import InputError, SelectError, URLError, describe
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
 from .write import FORMATS
@@ -255,11 +255,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         summary.failed += 1
 
     def unreadable(name: str, exc: Exception) -> None:
-        if isinstance(exc, OSError):
-            say(f"{name}: {exc.strerror or exc}")
-        else:
-            # A bug, not bad input: say so, and go on with the other inputs.
-            say(f"{name}: {internal(exc)}")
+        say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
 
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named)

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO
 
 from .api import FIELDS, iter_links
 from .batch import Summary
-from .errors import InputError, raise_first
+from .errors import InputError, describe, raise_first
 
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
 
@@ -32,10 +32,10 @@ Row = tuple[Any, ...]
 def open_input(path: str) -> BinaryIO:
     """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
     ``hdfs://``, ``https://``...) through fsspec, when it is installed."""
-    scheme = urllib.parse.urlsplit(path).scheme if "://" in path else ""
+    parts = urllib.parse.urlsplit(path) if "://" in path else None
+    scheme = parts.scheme if parts else ""
     if scheme in ("", "file"):
-        local = urllib.request.url2pathname(urllib.parse.urlsplit(path).path) if scheme else path
-        return open(local, "rb")
+        return open(urllib.request.url2pathname(parts.path) if parts else path, "rb")
     try:
         import fsspec  # optional
     except ImportError:
@@ -73,7 +73,7 @@ def iter_warc_links(
         report(exc)
     except OSError as exc:
         stream = None
-        report(InputError(exc.strerror or str(exc), name))
+        report(InputError(describe(exc), name))
     if stream is None:
         tally.failed += 1
     else:

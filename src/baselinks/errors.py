@@ -12,7 +12,15 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
-__all__ = ["BaselinksError", "InputError", "SelectError", "URLError", "internal", "raise_first"]
+__all__ = [
+    "BaselinksError",
+    "InputError",
+    "SelectError",
+    "URLError",
+    "describe",
+    "internal",
+    "raise_first",
+]
 
 
 class BaselinksError(Exception):
@@ -58,6 +66,14 @@ class InputError(BaselinksError):
 def internal(exc: BaseException) -> str:
     """The message for an exception no input should cause: a bug, reported and passed over."""
     return f"internal error (a bug in baselinks, please report it): {type(exc).__name__}: {exc}"
+
+
+def describe(exc: BaseException) -> str:
+    """What an exception met while reading an input says: the system's words for an OSError
+    (``No such file or directory``), else that it is a bug (:func:`internal`)."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return internal(exc)
 
 
 def raise_first(errors: list[InputError]) -> None:

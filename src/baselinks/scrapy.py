@@ -139,6 +139,11 @@ class LinkExtractor:
         def report(error: InputError) -> None:
             logger.warning("baselinks: %s", error)
 
+        # the document's encoding, for the query of a non-ASCII reference (None: UTF-8's own)
+        encoding = (response.encoding or "utf-8").lower().replace("_", "-")
+        query_encoding = (
+            None if encoding in ("utf-8", "utf8") or self.mode != "whatwg" else encoding
+        )
         found: list[Link] = []
         seen: set[str] = set()
         for link in iter_links(
@@ -157,10 +162,10 @@ class LinkExtractor:
             ):
                 continue
             url = link.url
-            if not link.raw.isascii() and self.mode == "whatwg" and link.base:
-                encoding = (response.encoding or "utf-8").lower().replace("_", "-")
-                if encoding not in ("utf-8", "utf8"):
-                    url = resolve(link.base, _query_in(encoding, link.raw.strip()), mode=self.mode)
+            if query_encoding and link.base and not link.raw.isascii():
+                url = resolve(
+                    link.base, _query_in(query_encoding, link.raw.strip()), mode=self.mode
+                )
             if self.process_value is not None:
                 value = self.process_value(url)
                 if value is None:
@@ -185,19 +190,10 @@ class LinkExtractor:
         return found
 
     def _allowed(self, url: str, text: str) -> bool:
-        """Scrapy's filters, in its order: scheme, allow, deny, domains, extensions, text."""
-        if url.split("://", 1)[0] not in _SCHEMES:
+        """Scrapy's filters: scheme, the URL filters of :meth:`matches`, extensions, text."""
+        if url.split("://", 1)[0] not in _SCHEMES or not self.matches(url):
             return False
-        if self.allow_res and not any(regex.search(url) for regex in self.allow_res):
-            return False
-        if any(regex.search(url) for regex in self.deny_res):
-            return False
-        parsed = urlparse(url)
-        if self.allow_domains and not url_is_from_any_domain(parsed, self.allow_domains):
-            return False
-        if self.deny_domains and url_is_from_any_domain(parsed, self.deny_domains):
-            return False
-        if self.deny_extensions and url_has_any_extension(parsed, self.deny_extensions):
+        if self.deny_extensions and url_has_any_extension(urlparse(url), self.deny_extensions):
             return False
         return not self.restrict_text or any(regex.search(text) for regex in self.restrict_text)
 

@@ -37,7 +37,7 @@ except ImportError as exc:  # an optional dependency: say how to get it
 
 from baselinks import InputError, Summary
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
-from baselinks.errors import internal
+from baselinks.errors import describe
 
 __all__ = ["SCHEMA", "Counters", "extract_links", "main"]
 
@@ -84,10 +84,8 @@ def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]
 
     try:
         yield from iter_warc_links(path, mode=mode, on_error=report, summary=summary)
-    except OSError as exc:  # a read failing midway (the file's start was read)
-        report(InputError(exc.strerror or str(exc), path))
-    except Exception as exc:  # one file never fails the job
-        report(InputError(internal(exc), path))
+    except Exception as exc:  # a read failing midway, or a bug: one file never fails the job
+        report(InputError(describe(exc), path))
     if counters is not None:
         counters.files.add(1)
         counters.documents.add(summary.documents)

@@ -101,8 +101,8 @@ def iter_entries(
     """
     try:
         yield from _entries(stream, name, url, headers, charset, named, layers)
-    except InputError as exc:
-        yield exc
+    except InputError as exc:  # what cannot be read ends this input, named by it
+        yield exc.located(name)
 
 
 def _entries(
@@ -141,10 +141,7 @@ def _entries(
     elif kind is Kind.MIME:
         yield from iter_parts(_read(stream, name), name, url)
     elif kind is Kind.HTTP:
-        try:
-            yield response_part(parse_response(_read(stream, name)), name, url, charset)
-        except InputError as exc:
-            yield exc.located(name)
+        yield response_part(parse_response(_read(stream, name)), name, url, charset)
     elif kind is Kind.BINARY and not headers:
         label = binary_label(head) or "binary data"
         if named:
