@@ -6,7 +6,6 @@ import csv
 import io
 import json
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -226,18 +225,6 @@ def test_extract_bad_selector_is_a_usage_error(
     assert "invalid CSS selector" in capsys.readouterr().err
     assert not out.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["p.html"]
-
-
-def test_readme_commands_are_the_ones_ci_and_users_run() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    blocks = [b.split("```", 1)[0].strip() for b in readme.split("```sh\n")[1:3]]
-    assert blocks[1] == 'python -m pip install -e ".[test]" && python -m pytest'
-    install, run = blocks[0].split(" && ", 1)
-    assert install == "python -m pip install ."
-    argv = shlex.split(run)
-    assert argv[:2] == ["baselinks", "extract"]
-    root = Path(__file__).resolve().parent.parent
-    assert (root / argv[2]).is_file() and argv[2].startswith("fixtures/")
 
 
 class _Terminal(io.StringIO):

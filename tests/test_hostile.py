@@ -266,7 +266,7 @@ CASES = [
     Case(
         "xhtml-billion-laughs",
         _is(_LAUGHS),
-        # "&lol9;" kept as written; RFC 1808 drops its empty ";" params (README: empty is absent)
+        # "&lol9;" kept as written; RFC 1808 drops its empty ";" params (docs/reference.md: empty is absent)
         ["http://e.example/dir/&lol9", "http://e.example/dir/x.html"],
         [],
         0,

@@ -1,57 +1,394 @@
-"""The README's console examples are run, and their output must be what the README shows.
+"""Every example in the README and in docs/ is run, so that none can go stale.
 
-A ```console block holds ``$ command`` lines, each followed by its expected output (stdout and
-stderr together, in that order). ``baselinks`` runs as ``python -m baselinks`` of this
-interpreter, from the repository root.
+* ```` ```console ```` blocks hold ``$ command`` lines, each followed by its expected output
+  (stdout and stderr together). ``baselinks`` runs as ``python -m baselinks`` of this
+  interpreter, from the repository root.
+* ```` ```pycon ```` blocks are doctests, each run on its own from the repository root with
+  ``baselinks`` imported (the first block shows the import). A block that uses the
+  ``spark`` or ``scrapy`` extra is skipped, with the reason, where the extra is not installed
+  (never in CI, which installs both and requires their tests).
+* ```` ```sh ```` lines are install, benchmark and cluster commands: each must match one of
+  :data:`SH_COMMANDS`, which says how it is checked, or why it cannot be run here.
+* Plain blocks: the CLI synopsis (every option in it exists) and the architecture's file list
+  (it names every module, and only modules that exist).
+* The table of differences from ``urljoin``, lxml and Scrapy is recomputed by running each of
+  them, and so is the table of the RFC's examples.
 """
 
 from __future__ import annotations
 
+import contextlib
+import doctest
+import io
+import json
 import re
 import shlex
 import subprocess
 import sys
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
 
+import ada_url
+import lxml.html
 import pytest
 
-from conftest import FIXTURES
+import baselinks
+from conftest import FIXTURES, extra
 
 ROOT = FIXTURES.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+class Block(NamedTuple):
+    where: str  # file:line, the test id
+    lang: str
+    text: str
+
+
+def _blocks() -> list[Block]:
+    blocks = []
+    for path in DOCUMENTS:
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"(?m)^```(\w*)\n(.*?)^```$", text, re.DOTALL):
+            line = text.count("\n", 0, match.start()) + 1
+            blocks.append(Block(f"{path.relative_to(ROOT)}:{line}", match[1], match[2]))
+    return blocks
+
+
+BLOCKS = _blocks()
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def _examples() -> list[tuple[str, str]]:
+def _of(lang: str) -> list[Block]:
+    return [block for block in BLOCKS if block.lang == lang]
+
+
+def test_every_block_is_of_a_kind_this_file_runs_or_checks() -> None:
+    assert {block.lang for block in BLOCKS} <= {"console", "pycon", "sh", ""}, (
+        "a ```python block is not run: write it as ```pycon with its output"
+    )
+    assert len(_of("console")) >= 5 and len(_of("pycon")) >= 6
+
+
+# --- console ----------------------------------------------------------------------------------
+
+
+def _console_examples() -> list[tuple[str, str, str]]:
     examples = []
-    for block in re.findall(r"```console\n(.*?)```", README, re.DOTALL):
+    for block in _of("console"):
         command, expected = None, []
-        for line in block.splitlines():
+        for line in block.text.splitlines():
             if line.startswith("$ "):
                 if command is not None:
-                    examples.append((command, "\n".join(expected)))
+                    examples.append((block.where, command, "\n".join(expected)))
                 command, expected = line[2:], []
             else:
                 expected.append(line)
         if command is not None:
-            examples.append((command, "\n".join(expected)))
+            examples.append((block.where, command, "\n".join(expected)))
     return examples
 
 
-EXAMPLES = _examples()
+CONSOLE = _console_examples()
 
 
-def test_the_readme_has_examples() -> None:
-    assert len(EXAMPLES) >= 4
-
-
-@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_readme_example(command: str, expected: str) -> None:
+def _shell(command: str, stderr: str = "2>&1") -> subprocess.CompletedProcess[str]:
+    """``command`` (starting ``baselinks ``) run by bash from the root, stderr into stdout."""
     assert command.startswith("baselinks ")
     runnable = f"{shlex.quote(sys.executable)} -m {command}"
-    proc = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {{ {runnable} ; }} 2>&1"],
+    return subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {{ {runnable} ; }} {stderr}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.stdout.rstrip("\n") == expected
+
+
+@pytest.mark.parametrize(("where", "command", "expected"), CONSOLE, ids=[c for _, c, _ in CONSOLE])
+def test_console_example(where: str, command: str, expected: str) -> None:
+    assert _shell(command).stdout.rstrip("\n") == expected, where
+
+
+# --- pycon ------------------------------------------------------------------------------------
+
+
+def _needs(text: str) -> list[str]:
+    return [name for name in ("spark", "scrapy") if re.search(rf"\b(py)?{name}\b", text)]
+
+
+@pytest.mark.parametrize("block", _of("pycon"), ids=[b.where for b in _of("pycon")])
+def test_pycon_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _needs(block.text):
+        extra(name)
+    monkeypatch.chdir(ROOT)
+    test = doctest.DocTestParser().get_doctest(
+        block.text, {"baselinks": baselinks}, block.where, block.where, 0
+    )
+    output: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=output.append)
+    assert runner.failures == 0, "".join(output)
+    assert runner.tries > 0
+
+
+# --- sh ---------------------------------------------------------------------------------------
+
+
+def _sh_commands() -> list[tuple[str, str]]:
+    """Each command line of the ```sh blocks (continuations joined, comments dropped)."""
+    commands = []
+    for block in _of("sh"):
+        for line in block.text.replace("\\\n", " ").splitlines():
+            line = re.sub(r"\s+#\s.*$", "", line).strip()
+            if line:
+                commands.append((block.where, line))
+    return commands
+
+
+def _run_first_command(command: str, tmp_path: Path) -> None:
+    """The README's first command: its run part gives the JSON records of the library."""
+    install, run = command.split(" && ", 1)
+    assert install == "python -m pip install ."
+    proc = _shell(run, stderr="2>/dev/null")
+    assert proc.returncode == 0
+    argv = shlex.split(run)
+    expected = baselinks.extract_links(argv[2], url=argv[argv.index("--url") + 1])
+    assert [json.loads(line)["url"] for line in proc.stdout.splitlines()] == [
+        link.url for link in expected
+    ]
+
+
+def _run_the_test_command(command: str, tmp_path: Path) -> None:
+    """Not run from inside the tests it runs: CI runs it, word for word (`.ci/run` checks)."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert command in ci
+
+
+def _check_benchmark(command: str, tmp_path: Path) -> None:
+    """Benchmarks run for minutes on the project's shared corpus, which a clone has not: the
+    script must exist and take every option the command gives it."""
+    argv = shlex.split(command.split(" && ")[-1])
+    script = ROOT / argv[1]
+    assert script.is_file(), argv[1]
+    if "bench_spark" in argv[1]:
+        extra("spark")
+    proc = subprocess.run(
+        [sys.executable, str(script), "--help"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    for option in (a.split("=")[0] for a in argv[2:] if a.startswith("--")):
+        assert option in proc.stdout, (argv[1], option)
+
+
+def _run_spark_driver(command: str, tmp_path: Path) -> None:
+    """The driver on the fixtures, writing into a temporary folder: exit 1 (a truncated file),
+    and every readable record's links in the Parquet."""
+    extra("spark")
+    from baselinks.spark import main as spark_main
+
+    argv = shlex.split(command)[3:]
+    output = argv.index("--output") + 1
+    argv[output] = str(tmp_path / argv[output])
+    paths = [str(p.relative_to(ROOT)) for g in argv if "*" in g for p in sorted(ROOT.glob(g))] or [
+        a for a in argv if a.startswith("fixtures/")
+    ]
+    argv = [a for a in argv if "*" not in a] + paths
+    stderr = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stderr(stderr):
+        patch.chdir(ROOT)
+        assert spark_main(argv) == 1
+    summary = baselinks.Summary()
+    for path in paths:
+        list(baselinks.iter_links(ROOT / path, on_error=lambda e: None, summary=summary))
+    assert f"{summary.links:,} links; 1 file failed (1 error)" in stderr.getvalue()
+    assert (Path(argv[output]) / "_SUCCESS").is_file()
+
+
+def _not_runnable_here(command: str, tmp_path: Path) -> None:
+    """Installs into the running environment, or needs a cluster (spark-submit on YARN): not
+    run. The Spark driver and the packages they install are tested on their own."""
+
+
+SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
+    (r"python -m pip install \. && baselinks extract \S+ .*", _run_first_command),
+    (r'python -m pip install -e "\.\[test\]" && python -m pytest', _run_the_test_command),
+    (
+        r"(python -m pip install -e \"\.\[bench\]\" && )?python benchmarks/\w+\.py .*",
+        _check_benchmark,
+    ),
+    (r"python -m baselinks\.spark .*", _run_spark_driver),
+    (
+        r'python -m pip install "\.\[\w+\]"( [\w-]+)*( && venv-pack -o env\.tar\.gz)?',
+        _not_runnable_here,
+    ),
+    (r"python -m venv env && \. env/bin/activate", _not_runnable_here),
+    (r"spark-submit --master yarn .*", _not_runnable_here),
+]
+
+
+@pytest.mark.parametrize(("where", "command"), _sh_commands(), ids=[c for _, c in _sh_commands()])
+def test_sh_command(where: str, command: str, tmp_path: Path) -> None:
+    checks = [check for pattern, check in SH_COMMANDS if re.fullmatch(pattern, command)]
+    assert len(checks) == 1, f"{where}: {command!r} needs an entry in SH_COMMANDS"
+    checks[0](command, tmp_path)
+
+
+def test_the_first_two_commands_are_the_contract() -> None:
+    first, second = (block.text.strip() for block in _of("sh")[:2])
+    assert first.startswith("python -m pip install . && baselinks extract fixtures/")
+    assert second == 'python -m pip install -e ".[test]" && python -m pytest'
+
+
+# --- plain blocks -----------------------------------------------------------------------------
+
+
+def _plain(starting: str) -> str:
+    [block] = [b.text for b in _of("") if b.text.startswith(starting)]
+    return block
+
+
+def test_the_synopsis_names_only_options_that_exist() -> None:
+    synopsis = _plain("baselinks extract")
+    for line in synopsis.replace("\n  ", " ").splitlines():
+        command = line.split()[1]
+        helptext = subprocess.run(
+            [sys.executable, "-m", "baselinks", command, "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for option in re.findall(r"\[(-[-\w]+)", line):
+            assert option in helptext, (command, option)
+        for choices in re.findall(r"\[--[\w-]+ (\w+(?:\|\w+)+)\]", line):
+            assert all(choice in helptext for choice in choices.split("|")), (command, choices)
+
+
+def test_the_architecture_lists_every_module() -> None:
+    tree = _plain("src/baselinks/")
+    listed, folder = set(), ""
+    for line in tree.splitlines()[1:]:
+        name = line.split()[0]
+        if line.startswith("  ") and not line.startswith("    "):
+            folder = name if name.endswith("/") else ""
+            listed.add(name)
+        elif line.startswith("    ") and name.endswith(".py"):
+            listed.add(folder + name)
+    package = ROOT / "src" / "baselinks"
+    modules = {
+        str(p.relative_to(package)) for p in package.rglob("*.py") if p.name != "__main__.py"
+    } - {"__init__.py", "containers/__init__.py"}
+    folders = {f"{p.name}/" for p in package.iterdir() if p.is_dir() and p.name[0] != "_"}
+    assert listed == modules | folders
+
+
+# --- the tables -------------------------------------------------------------------------------
+
+PAGE_URL = "http://a/b/c/d;p?q"
+
+
+def _table(heading: str) -> list[list[str]]:
+    """The rows (cells stripped) of the first table after ``heading``."""
+    section = README.split(heading, 1)[1]
+    lines = re.search(r"(?m)^\|.*(?:\n\|.*)*", section)
+    assert lines is not None
+    return [
+        [cell.strip() for cell in row.strip("|").split(" | ")] for row in lines[0].splitlines()[2:]
+    ]
+
+
+def _page(cell: str) -> bytes:
+    """``<title>`4 KB`</title>...``: code spans are the markup, plain ``N KB`` is N KiB of x."""
+    pieces = cell.split("`")
+    assert pieces[0] == pieces[-1] == ""
+    text = "".join(
+        piece if i % 2 else "x" * 1024 * int(piece.removesuffix(" KB") or 0)
+        for i, piece in enumerate(pieces)
+    )
+    return text.encode()
+
+
+def _urls(cell: str) -> list[str]:
+    return [] if cell == "\N{EN DASH}" else re.findall(r"`([^`]*)`", cell)
+
+
+def _with_baselinks(page: bytes) -> list[str]:
+    return [link.url for link in baselinks.extract_links(page, url=PAGE_URL)]
+
+
+def _with_urljoin(page: bytes) -> list[str]:
+    hrefs = lxml.html.document_fromstring(page).xpath("//a/@href")
+    return [urllib.parse.urljoin(PAGE_URL, href) for href in hrefs]
+
+
+def _with_lxml(page: bytes) -> list[str]:
+    document = lxml.html.document_fromstring(page)
+    document.make_links_absolute(PAGE_URL)
+    return [link for _, _, link, _ in document.iterlinks()]
+
+
+def _with_scrapy(page: bytes) -> list[str]:
+    http = extra("scrapy")
+    from scrapy.linkextractors import LinkExtractor
+
+    response = http.HtmlResponse(PAGE_URL, body=page, encoding="utf-8")
+    return [link.url for link in LinkExtractor().extract_links(response)]
+
+
+TOOLS: dict[str, Callable[[bytes], list[str]]] = {
+    "baselinks": _with_baselinks,
+    "urljoin": _with_urljoin,
+    "lxml": _with_lxml,
+    "scrapy": _with_scrapy,
+}
+DIFFERENCES = "## Where we differ from `urljoin`, lxml and Scrapy"
+
+
+@pytest.mark.parametrize("column", range(4), ids=list(TOOLS))
+def test_the_table_of_differences_is_what_each_tool_does(column: int) -> None:
+    rows = _table(DIFFERENCES)
+    assert len(rows) >= 10
+    tool = list(TOOLS.values())[column]
+    table = [(row[0], _urls(row[1 + column])) for row in rows]
+    assert [(page, tool(_page(page))) for page, _ in table] == table
+
+
+def test_every_row_of_differences_differs() -> None:
+    for row in _table(DIFFERENCES):
+        assert len(set(row[1:])) > 1, row[0]
+
+
+def test_the_table_of_the_rfc_examples() -> None:
+    base = "http://a/b/c/d;p?q#f"
+    rows = _table("The RFC's own examples")
+    assert len(rows) >= 10
+    resolvers: list[Callable[[str], Any]] = [
+        lambda ref: baselinks.resolve(base, ref),
+        lambda ref: urllib.parse.urljoin(base, ref),
+        lambda ref: baselinks.resolve(base, ref, mode="rfc3986"),
+        lambda ref: ada_url.join_url(base, ref),
+    ]
+    for row in rows:
+        ref = _urls(row[0])[0]
+        assert [resolve(ref) for resolve in resolvers] == [_urls(c)[0] for c in row[1:]], ref
+        assert baselinks.resolve(base, ref, mode="whatwg") == _urls(row[4])[0]
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_between_the_documents_arrives() -> None:
+    for path in DOCUMENTS:
+        text = path.read_text(encoding="utf-8")
+        for target, anchor in re.findall(r"\]\(([\w./-]*)(?:#([\w-]+))?\)", text):
+            if target.startswith(("http:", "https:")):
+                continue
+            goal = (path.parent / target) if target else path
+            assert goal.is_file(), (path.name, target)
+            if anchor:
+                headings = re.findall(r"(?m)^#+ (.*)$", goal.read_text(encoding="utf-8"))
+                assert anchor in {_slug(h) for h in headings}, (path.name, target, anchor)

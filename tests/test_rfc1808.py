@@ -85,7 +85,7 @@ def test_tables_are_the_rfc_text() -> None:
     assert [(r["ref"], r["expected"]) for r in rows if r["section"] == "5.2"] == ABNORMAL
 
 
-# Where RFC 1808 is silent: the decisions written in resolve.py's docstring and the README.
+# Where RFC 1808 is silent: the decisions written in resolve.py's docstring and docs/reference.md.
 DECISIONS = [
     # (a) a net_loc with an empty path: RFC 1738 §3.1 puts "/" between host and url-path
     ("http://a", "g", "http://a/g"),

@@ -7,16 +7,13 @@ there or fail. A new user's `pip install -e ".[test]"` has no Scrapy: skipped.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
-if os.environ.get("BASELINKS_REQUIRE_SCRAPY"):
-    import scrapy  # noqa: F401  # CI: a missing Scrapy fails, it does not skip
-scrapy_http = pytest.importorskip(
-    "scrapy.http", reason="Scrapy is not installed: pip install -e '.[scrapy]'"
-)
+from conftest import extra
+
+scrapy_http = extra("scrapy")
 from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor  # noqa: E402
 from scrapy.spiders import Rule  # noqa: E402
 

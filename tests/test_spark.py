@@ -7,8 +7,6 @@ tests run or fail, never skip. A new user's `pip install -e ".[test]"` has no py
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,22 +16,11 @@ import pytest
 from baselinks import InputError, Summary
 from baselinks.cli import main
 from baselinks.dataflow import ROW_FIELDS, iter_warc_links
-from conftest import FIXTURES, warc
+from conftest import FIXTURES, extra, warc
 
-if os.environ.get("BASELINKS_REQUIRE_SPARK"):  # CI: a missing pyspark or Java fails
-    import pyspark.sql as pyspark_sql
-
-    assert shutil.which("java") or os.environ.get("JAVA_HOME"), "Spark needs Java"
-else:
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip(
-            "Spark needs Java (17 for pyspark 4): none is installed", allow_module_level=True
-        )
-    pyspark_sql = pytest.importorskip(
-        "pyspark.sql", reason="pyspark is not installed: pip install -e '.[spark]'"
-    )
-from baselinks.spark import SCHEMA, Counters, extract_links
-from baselinks.spark import main as spark_main
+pyspark_sql = extra("spark")
+from baselinks.spark import SCHEMA, Counters, extract_links  # noqa: E402
+from baselinks.spark import main as spark_main  # noqa: E402
 
 CONTAINERS = FIXTURES / "containers"
 

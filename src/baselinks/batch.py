@@ -32,6 +32,11 @@ __all__ = ["Done", "Input", "Options", "Source", "Summary", "Task", "results"]
 Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
 
 
+def counted(n: int, what: str) -> str:
+    """``1 file``, ``2 files``, ``1,000 links``: how every count is written."""
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
 @dataclass
 class Summary:
     """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into."""
@@ -43,14 +48,11 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
 
     def __str__(self) -> str:
-        def count(n: int, what: str) -> str:
-            return f"{n:,} {what}{'' if n == 1 else 's'}"
-
         text = ", ".join(
             (
-                count(self.files, "file"),
-                count(self.documents, "document"),
-                count(self.links, "link"),
+                counted(self.files, "file"),
+                counted(self.documents, "document"),
+                counted(self.links, "link"),
             )
         )
         if self.skipped:

@@ -36,6 +36,7 @@ except ImportError as exc:  # an optional dependency: say how to get it
     ) from exc
 
 from baselinks import InputError, Summary
+from baselinks.batch import counted
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
 from baselinks.errors import describe
 
@@ -67,8 +68,9 @@ class Counters(NamedTuple):
     def __str__(self) -> str:
         files, documents, links, failed, errors = (counter.value for counter in self)
         return (
-            f"{files:,} files, {documents:,} documents, {links:,} links; "
-            f"{failed:,} files failed ({errors:,} errors)"
+            f"{counted(files, 'file')}, {counted(documents, 'document')}, "
+            f"{counted(links, 'link')}; {counted(failed, 'file')} failed "
+            f"({counted(errors, 'error')})"
         )
 
 
