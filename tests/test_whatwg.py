@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
 
 import pytest
 
-from baselinks import URLError, resolve
+from baselinks import URLError, extract_links, resolve
 from conftest import CONFORMANCE
 
 _DATA = json.loads((CONFORMANCE / "whatwg_urltestdata.json").read_text(encoding="utf-8"))
@@ -45,3 +46,49 @@ def test_every_failure_raises_a_url_error(base: str, ref: str, href: None) -> No
         resolve(base, ref, mode="whatwg")
     assert repr(ref) in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+# HTML standard, "encoding-parse a URL": a link's query is encoded in the document's encoding
+# (the URL Standard's query state), for special schemes other than ws and wss; what the
+# encoding cannot hold is sent as its numeric character reference, percent-encoded. The path
+# and fragment are UTF-8 whatever the document. (Browsers agree: web-platform-tests
+# html/infrastructure/urls/resolving-urls/query-encoding.)
+QUERY_ENCODING = [
+    ("windows-1252", "?q=caf\u00e9#caf\u00e9", "http://e.com/d/p?q=caf%E9#caf%C3%A9"),
+    ("windows-1252", "?q=\u20ac", "http://e.com/d/p?q=%80"),
+    ("windows-1252", "?q=\u2603", "http://e.com/d/p?q=%26%239731%3B"),
+    ("windows-1252", "caf\u00e9?q=\u00e9", "http://e.com/d/caf%C3%A9?q=%E9"),
+    ("windows-1252", "#x?\u00e9", "http://e.com/d/p#x?%C3%A9"),
+    ("windows-1252", "mailto:a?s=\u00e9", "mailto:a?s=%C3%A9"),
+    ("windows-1252", "ws://h/?\u00e9", "ws://h/?%C3%A9"),
+    ("windows-1252", "ftp://h/?\u00e9", "ftp://h/?%E9"),
+    ("iso-8859-2", "?q=\u20ac\u0159", "http://e.com/d/p?q=%26%238364%3B%F8"),
+    ("shift_jis", "?q=\u8868", "http://e.com/d/p?q=%95\\"),
+    ("euc-kr", "?q=\ud55c", "http://e.com/d/p?q=%C7%D1"),
+    ("gb18030", "?q=\u4e2d 1", "http://e.com/d/p?q=%D6%D0%201"),
+    ("iso-2022-jp", "?q=\u8868a", "http://e.com/d/p?q=%1B$BI=%1B(Ba"),
+    ("utf-16le", "?q=\u00e9", "http://e.com/d/p?q=%C3%A9"),
+    ("utf-8", "?q=\u00e9", "http://e.com/d/p?q=%C3%A9"),
+]
+
+
+@pytest.mark.parametrize(("charset", "href", "expected"), QUERY_ENCODING)
+def test_a_query_is_encoded_in_the_document_encoding(
+    charset: str, href: str, expected: str
+) -> None:
+    # what the encoding cannot hold is written as a character reference, as an editor saves it
+    page = f'<a href="{href}">x</a>'.encode(codecs.lookup(charset).name, "xmlcharrefreplace")
+    [link] = extract_links(page, url="http://e.com/d/p", charset=charset, mode="whatwg")
+    assert (link.raw, link.url) == (href, expected)
+    # the other modes keep the reference as written
+    [link] = extract_links(page, url="http://e.com/d/p", charset=charset)
+    assert href in link.url
+
+
+def test_the_base_element_query_is_encoded_too() -> None:
+    page = '<base href="/x/?b=\u00e9"><a href="">a</a><a href="y?q=\u00e9">b</a>'.encode("cp1252")
+    links = extract_links(page, url="http://e.com/p", charset="windows-1252", mode="whatwg")
+    assert [(link.base, link.url) for link in links] == [
+        ("http://e.com/x/?b=%E9", "http://e.com/x/?b=%E9"),
+        ("http://e.com/x/?b=%E9", "http://e.com/x/y?q=%E9"),
+    ]

@@ -13,6 +13,7 @@ The writers (write.py) turn :class:`Link` records into JSON Lines, CSV, TSV or t
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -21,10 +22,11 @@ from .batch import Input, Options, Source, Summary, Task, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
 from .diagnose import diagnose
+from .encoding import query_codec
 from .errors import BaselinksError, InputError, SelectError, raise_first
 from .load import Document, load, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
-from .resolve import Resolver, check_mode
+from .resolve import Resolver, check_mode, encoding_parse
 from .walk import RawLink, header_links, raw_links, select_roots
 from .workers import resolve_workers
 
@@ -79,11 +81,14 @@ FIELDS: tuple[str, ...] = Link._fields
 class _Linker:
     """The resolve stage for one document: raw links against its base, with problem codes."""
 
-    def __init__(self, base: Base, mode: str, name: str) -> None:
+    def __init__(
+        self, base: Base, mode: str, name: str, query_codec: codecs.CodecInfo | None = None
+    ) -> None:
         self.base = base
         self.source = base.source.value
         self.mode = mode
         self.name = name
+        self.query_codec = query_codec
         self.resolver = Resolver(base.url, mode)
         self.codebases: dict[str, Resolver] = {}
         # reference as written (stripped) -> (url, problems), against the document's base
@@ -122,10 +127,9 @@ class _Linker:
             (url, written, base, source, tag, attr, line, self.name, text, rel, kind, problems),
         )
 
-    @staticmethod
-    def _resolve(resolver: Resolver, value: str) -> tuple[str, tuple[str, ...]]:
+    def _resolve(self, resolver: Resolver, value: str) -> tuple[str, tuple[str, ...]]:
         try:
-            url: str | None = resolver.resolve(value)
+            url: str | None = encoding_parse(resolver, value, self.query_codec)
         except BaselinksError:
             url = None  # kept, with "unresolvable": never dropped, never fatal
         problems = diagnose(resolver.base, value, url)
@@ -153,8 +157,10 @@ def _document_links(
     to ``unread``."""
     if document.unread:
         unread.append(document.unread)
-    base = establish_base(document.tree, fallback, mode)  # RFC 1808 §3.1 over the fallback
-    link = _Linker(base, mode, document.name).link
+    # whatwg mode: a query's non-ASCII in the document's encoding (None: UTF-8)
+    codec = query_codec(document.encoding) if mode == "whatwg" else None
+    base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback
+    link = _Linker(base, mode, document.name, codec).link
     links: list[Link] = []
     for raw in raw_links(document.tree, select_roots(document.tree, select)):
         if not raw.nested:

@@ -13,6 +13,7 @@ whatever fallback it is handed, resolving a relative ``<base href>`` against it.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Any
 
 from .errors import URLError
 from .microsyntax import ASCII_WHITESPACE
-from .resolve import resolve
+from .resolve import Resolver, encoding_parse, resolve
 from .url import SCHEME_RE
 
 __all__ = [
@@ -130,8 +131,11 @@ def _base_elements(tree: Any) -> Iterator[Any]:
 _REFUSED_SCHEMES = ("javascript:", "data:")
 
 
-def establish_base(tree: Any, fallback: Base, mode: str) -> Base:
-    """RFC 1808 §3.1 over ``fallback``: the first ``<base href>``, resolved against it.
+def establish_base(
+    tree: Any, fallback: Base, mode: str, query_codec: codecs.CodecInfo | None = None
+) -> Base:
+    """RFC 1808 §3.1 over ``fallback``: the first ``<base href>``, resolved against it (its
+    query in ``query_codec``, the document's encoding, as for every link: whatwg mode only).
 
     The ``<base>`` is ignored, and ``fallback`` returned, when its href is a ``javascript:`` or
     ``data:`` URL, when the mode cannot resolve it, or when the result is still relative (no
@@ -144,7 +148,7 @@ def establish_base(tree: Any, fallback: Base, mode: str) -> Base:
         if href.lower().startswith(_REFUSED_SCHEMES):
             return fallback
         try:
-            url = resolve(fallback.url, href, mode=mode)
+            url = encoding_parse(Resolver(fallback.url, mode), href, query_codec)
         except URLError:
             return fallback
         if SCHEME_RE.match(url) is None:

@@ -22,11 +22,12 @@ over 4 KB, which disagrees with browsers on comments and attribute order).
 
 from __future__ import annotations
 
+import codecs
 from typing import NamedTuple
 
 import webencodings
 
-__all__ = ["Decoded", "decode", "lookup", "prescan"]
+__all__ = ["Decoded", "decode", "lookup", "prescan", "query_codec"]
 
 _WHITESPACE = b"\t\n\x0c\r "
 _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -51,6 +52,16 @@ def _codec(name: str) -> str:
     # webencodings names x-user-defined a codec of its own; everything else is a Python codec.
     found = webencodings.lookup(name)
     return "windows-1252" if found is None or name == "x-user-defined" else found.codec_info.name
+
+
+def query_codec(name: str) -> codecs.CodecInfo | None:
+    """The codec a URL's query is encoded with in a document decoded as ``name``; ``None``
+    for UTF-8. URL Standard, "get an output encoding": replacement, UTF-16BE and UTF-16LE give
+    UTF-8 (an unknown name does too)."""
+    found = webencodings.lookup(name)
+    if found is None or found.name in ("utf-8", "utf-16be", "utf-16le", "replacement"):
+        return None
+    return found.codec_info  # type: ignore[no-any-return]
 
 
 def decode(data: bytes, transport_charset: str | None = None) -> Decoded:

@@ -19,6 +19,8 @@ small cache of resolvers.
 
 from __future__ import annotations
 
+import codecs
+import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -28,7 +30,17 @@ from . import rfc3986
 from .errors import URLError
 from .url import SCHEME_RE, URLParts, parse, recombine, split
 
-__all__ = ["MODES", "Explanation", "Resolver", "Step", "check_mode", "explain", "resolve"]
+__all__ = [
+    "MODES",
+    "Explanation",
+    "Resolver",
+    "Step",
+    "check_mode",
+    "encode_query",
+    "encoding_parse",
+    "explain",
+    "resolve",
+]
 
 MODES = ("rfc1808", "rfc3986", "whatwg")
 
@@ -378,6 +390,62 @@ class _WHATWG(Resolver):
                 Step("URL parser", f"WHATWG basic URL parser (ada-url): {result}", parse(result))
             )
         return result
+
+
+# URL Standard, "special-query percent-encode set": C0 controls, space, '"', "#", "<", ">", "'"
+# and everything above "~"; applied to the bytes the document's encoding gives.
+_QUERY_KEEPS = frozenset(range(0x21, 0x7F)) - frozenset(b"\"#<>'")
+_SPECIAL = ("http:", "https:", "ftp:", "file:")  # special schemes but ws and wss, which use UTF-8
+
+
+def encode_query(reference: str, result: str, codec: codecs.CodecInfo) -> str:
+    """``reference`` with the non-ASCII characters of its query percent-encoded in ``codec``,
+    the document's encoding, when ``result`` (its resolution) is a special URL.
+
+    URL Standard, basic URL parser, query state: "If encoding is not UTF-8 and url is not
+    special or url's scheme is "ws" or "wss", set encoding to UTF-8", then "percent-encode
+    after encoding, given encoding, buffer, and queryPercentEncodeSet". A character the
+    encoding cannot hold becomes ``%26%23`` + its code point in decimal + ``%3B`` (its numeric
+    character reference, percent-encoded). By hand because ada-url, like every URL library,
+    encodes a query in UTF-8 only; the encoders are Python's, which differ from the Encoding
+    Standard's in a few corners (windows-1252's five unassigned bytes; Big5-HKSCS for Big5).
+    The ASCII of the query is left to the URL parser, which applies the same set to it.
+    """
+    start = reference.find("?")
+    hash_ = reference.find("#")
+    if start < 0 or (0 <= hash_ < start) or not result.lower().startswith(_SPECIAL):
+        return reference
+    end = len(reference) if hash_ < 0 else hash_
+    query = _NON_ASCII.sub(lambda run: _encoded(run[0], codec), reference[start:end])
+    return reference[:start] + query + reference[end:]
+
+
+def encoding_parse(resolver: Resolver, reference: str, codec: codecs.CodecInfo | None) -> str:
+    """HTML's "encoding-parse a URL": ``resolver.resolve(reference)``, the query in ``codec``
+    (the document's encoding; ``None`` for UTF-8) where the URL Standard says so."""
+    url = resolver.resolve(reference)
+    if codec is None or reference.isascii():
+        return url
+    return resolver.resolve(encode_query(reference, url, codec))
+
+
+# One character class, repeated: nothing to backtrack into.
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _encoded(text: str, codec: codecs.CodecInfo) -> str:
+    # A run of non-ASCII characters at a time, so that a stateful encoder (ISO-2022-JP) shifts
+    # back at its end, as the Encoding Standard's does before the next ASCII character.
+    out: list[str] = []
+    while text:
+        try:
+            data, refs, text = codec.encode(text)[0], "", ""
+        except UnicodeEncodeError as error:
+            data = codec.encode(text[: error.start])[0]
+            refs = "".join(f"%26%23{ord(c)}%3B" for c in text[error.start : error.end])
+            text = text[error.end :]
+        out.append("".join(chr(b) if b in _QUERY_KEEPS else f"%{b:02X}" for b in data) + refs)
+    return "".join(out)
 
 
 _RESOLVERS: dict[str, type[Resolver]] = {

@@ -64,21 +64,6 @@ def _chosen(allowed: frozenset[str], denied: frozenset[str], name: str) -> bool:
     return name not in denied and ("*" in allowed or name in allowed)
 
 
-def _query_in(encoding: str, raw: str) -> str:
-    """``raw`` with the non-ASCII characters of its query percent-encoded in the document's
-    ``encoding``: the HTML standard's "encoding-parse a URL", which ada-url (UTF-8 only) does
-    not do. What the encoding cannot hold becomes a numeric character reference, as browsers
-    send it."""
-    query = raw.find("?")
-    if query < 0:
-        return raw
-    end = raw.find("#", query)
-    end = len(raw) if end < 0 else end
-    encoded = raw[query:end].encode(encoding, "xmlcharrefreplace")
-    escaped = "".join(chr(byte) if byte < 0x80 else f"%{byte:02X}" for byte in encoded)
-    return raw[:query] + escaped + raw[end:]
-
-
 def _css_to_xpath(css: str) -> str:
     from parsel.csstranslator import HTMLTranslator  # Scrapy's own translation (pseudo-elements)
 
@@ -139,11 +124,6 @@ class LinkExtractor:
         def report(error: InputError) -> None:
             logger.warning("baselinks: %s", error)
 
-        # the document's encoding, for the query of a non-ASCII reference (None: UTF-8's own)
-        encoding = (response.encoding or "utf-8").lower().replace("_", "-")
-        query_encoding = (
-            None if encoding in ("utf-8", "utf8") or self.mode != "whatwg" else encoding
-        )
         found: list[Link] = []
         seen: set[str] = set()
         for link in iter_links(
@@ -162,10 +142,6 @@ class LinkExtractor:
             ):
                 continue
             url = link.url
-            if query_encoding and link.base and not link.raw.isascii():
-                url = resolve(
-                    link.base, _query_in(query_encoding, link.raw.strip()), mode=self.mode
-                )
             if self.process_value is not None:
                 value = self.process_value(url)
                 if value is None:
