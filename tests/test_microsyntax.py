@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from baselinks.microsyntax import (
@@ -178,10 +178,18 @@ _CSS_FRAGMENTS = [
 
 @settings(max_examples=3000)
 @given(st.lists(st.sampled_from(_CSS_FRAGMENTS), max_size=40).map("".join))
+@example("src(/**/)\\75rl(")  # found by this test: a comment in src() ended the scan
 def test_css_scanner_agrees_with_tinycss2(css: str) -> None:
     fast = _scan(css)
     if fast is not None:  # None: the scanner defers to tinycss2 (an escape in a name ...)
         assert fast == css_urls_tinycss2(css)
+
+
+def test_a_comment_inside_a_function_does_not_end_the_scan() -> None:
+    # the comment's end offset once overwrote the scan's end: every later URL was lost
+    css = 'a{b:image-set(/**/ "a.png" 1x)} c{background:url(x.png)} d{e:src(/* */) url(y)}'
+    assert [u.url for u in css_urls(css)] == ["a.png", "x.png", "y"]
+    assert _scan(css) == css_urls_tinycss2(css)
 
 
 def test_css_scanner_defers_only_on_what_it_does_not_model() -> None:

@@ -441,8 +441,8 @@ def _scan(css: str) -> list[CSSURL] | None:
         top = stack[-1]
         if char == "/":
             if css.startswith("*", pos):
-                end = css.find("*/", pos + 1)
-                pos = len(css) if end < 0 else end + 2
+                close = css.find("*/", pos + 1)
+                pos = len(css) if close < 0 else close + 2
         elif char in "\"'":
             string = _STRING[char].match(css, start)
             if string is None:
