@@ -14,8 +14,9 @@ The writers (write.py) turn :class:`Link` records into JSON Lines, CSV, TSV or t
 from __future__ import annotations
 
 import codecs
+import inspect
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, ParamSpec
 
 from .base import Base, BaseSource, encapsulating_base, establish_base, retrieval_base
 from .batch import Input, Options, Source, Summary, Task, results
@@ -42,6 +43,7 @@ __all__ = [
 ]
 
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
+P = ParamSpec("P")
 
 KINDS = ("link", "resource", "form", "refresh", "other")
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
@@ -287,16 +289,26 @@ def iter_rendered(
         yield done.links  # type: ignore[misc]
 
 
-def extract_links(source: Source, **options: Any) -> list[Link]:
-    """:func:`iter_links` as a list; the same keyword options.
+def _as_list(iterate: Callable[P, Iterator[Link]]) -> Callable[P, list[Link]]:
+    # The list form keeps the iterator's exact signature (ParamSpec, and __signature__ for
+    # help()), so that type checkers and editors see every keyword option, not **options.
+    def extract_links(*args: P.args, **kwargs: P.kwargs) -> list[Link]:
+        links: list[Link] = []
+        try:
+            links.extend(iterate(*args, **kwargs))
+        except InputError as exc:
+            exc.links = links  # type: ignore[attr-defined]
+            raise
+        return links
+
+    signature = inspect.signature(iterate).replace(return_annotation="list[Link]")
+    extract_links.__signature__ = signature  # type: ignore[attr-defined]
+    extract_links.__doc__ = """:func:`iter_links` as a list; the same keyword options.
 
     Without ``on_error``, a damaged input raises :class:`~baselinks.InputError` with the links
     that could be read in its ``links`` attribute.
     """
-    links: list[Link] = []
-    try:
-        links.extend(iter_links(source, **options))
-    except InputError as exc:
-        exc.links = links  # type: ignore[attr-defined]
-        raise
-    return links
+    return extract_links
+
+
+extract_links = _as_list(iter_links)

@@ -1,0 +1,31 @@
+"""The public API's types as a user's code sees them: checked by mypy --strict in CI (pyproject's
+[tool.mypy] files), never run. A wrong call carries ``type: ignore[code]``; with
+warn_unused_ignores, the day it stops being an error, mypy fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import assert_type
+
+import baselinks
+from baselinks.scrapy import LinkExtractor
+
+links = baselinks.extract_links(b"<a href=x>", url="http://e/", kinds={"link"}, workers=2)
+assert_type(links, list[baselinks.Link])
+assert_type(links[0].url, str)
+assert_type(links[0].line, int | None)
+assert_type(links[0].problems, tuple[str, ...])
+assert_type(baselinks.iter_links("page.html", on_error=print), Iterator[baselinks.Link])
+assert_type(baselinks.resolve("http://a/b", "c", mode="whatwg"), str)
+assert_type(baselinks.parse("http://a/b").login(), baselinks.Login)
+assert_type(baselinks.Resolver("http://a/").resolve("b"), str)
+assert_type(baselinks.explain("http://a/b", "c").steps, tuple[baselinks.Step, ...])
+assert_type(baselinks.diagnose("http://a/b", "c", None), tuple[str, ...])
+assert_type(baselinks.Summary().links, int)
+assert_type(LinkExtractor(allow=r"/docs/").matches("http://e/docs/"), bool)
+
+baselinks.extract_links(b"", urll="http://e/")  # type: ignore[call-arg]
+baselinks.extract_links(b"", workers="2")  # type: ignore[arg-type]
+baselinks.resolve("http://a/b")  # type: ignore[call-arg]
+links[0].url = "x"  # type: ignore[misc]
