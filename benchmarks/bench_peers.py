@@ -44,7 +44,7 @@ import sys
 import time
 import urllib.parse
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 Docs = list[tuple[bytes, str | None]]
@@ -267,7 +267,7 @@ def _machine() -> dict[str, str]:
     from lxml import etree
 
     return {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "cpu": f"{cpu}, {os.cpu_count()} cores",
         "python": platform.python_version(),
         "lxml": ".".join(map(str, etree.LXML_VERSION[:3])),

@@ -17,7 +17,7 @@ import codecs
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .errors import URLError
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-class BaseSource(str, Enum):
+class BaseSource(StrEnum):
     """Which RFC 1808 §3 rule set the base."""
 
     CONTENT = "content"  # §3.1

@@ -14,12 +14,12 @@ anything else                      → TEXT       (an HTML document only when na
 from __future__ import annotations
 
 import re
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["Kind", "binary_label", "sniff"]
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     WARC = "warc"
     ARC = "arc"
     GZIP = "gzip"
