@@ -185,23 +185,26 @@ def _check_benchmark(command: str, tmp_path: Path) -> None:
 
 def _run_spark_driver(command: str, tmp_path: Path) -> None:
     """The driver on the fixtures, writing into a temporary folder: exit 1 (a truncated file),
-    and every readable record's links in the Parquet."""
+    its count line giving every readable record's links, and a finished Parquet."""
     extra("spark")
     from baselinks.spark import main as spark_main
 
-    argv = shlex.split(command)[3:]
+    # the arguments as the shell hands them over: each glob expanded from the root, sorted
+    argv = [
+        expanded
+        for arg in shlex.split(command)[3:]
+        for expanded in (
+            [str(p.relative_to(ROOT)) for p in sorted(ROOT.glob(arg))] if "*" in arg else [arg]
+        )
+    ]
     output = argv.index("--output") + 1
     argv[output] = str(tmp_path / argv[output])
-    paths = [str(p.relative_to(ROOT)) for g in argv if "*" in g for p in sorted(ROOT.glob(g))] or [
-        a for a in argv if a.startswith("fixtures/")
-    ]
-    argv = [a for a in argv if "*" not in a] + paths
     stderr = io.StringIO()
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stderr(stderr):
         patch.chdir(ROOT)
         assert spark_main(argv) == 1
     summary = baselinks.Summary()
-    for path in paths:
+    for path in (arg for arg in argv if arg.startswith("fixtures/")):
         list(baselinks.iter_links(ROOT / path, on_error=lambda e: None, summary=summary))
     assert f"{summary.links:,} links; 1 file failed (1 error)" in stderr.getvalue()
     assert (Path(argv[output]) / "_SUCCESS").is_file()
