@@ -59,6 +59,25 @@ SRCSET = [
     ("a.png 0w", [("a.png", False)]),
     ("a.png -1x", [("a.png", False)]),
     ("a.png foo", [("a.png", False)]),
+    # x by https://html.spec.whatwg.org/#valid-floating-point-number, not Python's float()
+    ("a.png 1.x", [("a.png", False)]),  # a full stop needs digits after it
+    ("a.png 1\u00a0x", [("a.png", False)]),  # float() strips the NBSP
+    ("a.png +1x", [("a.png", False)]),  # no leading plus
+    ("a.png 1_0x", [("a.png", False)]),  # float() reads 10
+    ("a.png infx", [("a.png", False)]),
+    ("a.png 1e400x", [("a.png", False)]),  # beyond a double: the parsing rules' error
+    ("a.png 1e1x", [("a.png", True)]),  # an exponent is allowed
+    ("a.png 1E+1x", [("a.png", True)]),
+    ("a.png .5x", [("a.png", True)]),
+    ("a.png 1.5x", [("a.png", True)]),
+    ("a.png -0x", [("a.png", True)]),  # minus zero is not below zero
+    ("a.png 0x", [("a.png", True)]),
+    # w and h by https://html.spec.whatwg.org/#valid-non-negative-integer
+    ("a.png +100w", [("a.png", False)]),
+    ("a.png 1.0w", [("a.png", False)]),
+    ("a.png 100w 0h", [("a.png", False)]),
+    ("a.png \u0661w", [("a.png", False)]),  # an Arabic-Indic digit is no ASCII digit
+    ("a.png 0100w", [("a.png", True)]),
     ("a.png (1x, 2x) 1x, b.png", [("a.png", False), ("b.png", True)]),  # parens keep the comma
     ("data:image/png;base64,AAAA 1x", [("data:image/png;base64,AAAA", True)]),
     ("", []),

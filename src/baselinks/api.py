@@ -16,19 +16,27 @@ from __future__ import annotations
 import codecs
 import inspect
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any, NamedTuple, ParamSpec
 
-from .base import Base, BaseSource, encapsulating_base, establish_base, retrieval_base
+from .base import (
+    Base,
+    BaseSource,
+    encapsulating_base,
+    establish_base,
+    retrieval_base,
+    written_base,
+)
 from .batch import Input, Options, Source, Summary, Task, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
 from .diagnose import diagnose
-from .encoding import query_codec
+from .encoding import browser_encoding, query_codec
 from .errors import BaselinksError, InputError, SelectError, raise_first
 from .load import Document, load, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode, encoding_parse
-from .walk import RawLink, header_links, raw_links, select_roots
+from .walk import RawLink, attribute_pairs, header_links, raw_links, select_roots
 from .workers import resolve_workers
 
 __all__ = [
@@ -84,9 +92,16 @@ class _Linker:
     """The resolve stage for one document: raw links against its base, with problem codes."""
 
     def __init__(
-        self, base: Base, mode: str, name: str, query_codec: codecs.CodecInfo | None = None
+        self,
+        base: Base,
+        mode: str,
+        name: str,
+        query_codec: codecs.CodecInfo | None = None,
+        document_url: Base | None = None,
     ) -> None:
         self.base = base
+        # the document's own URL (its base without <base>: §3.2 or §3.3), for an empty action
+        self.document_url = base if document_url is None else document_url
         self.source = base.source.value
         self.mode = mode
         self.name = name
@@ -110,20 +125,22 @@ class _Linker:
         # The hot path (once per link): a tuple unpacked, one dictionary lookup when the
         # document repeats a reference (a quarter of the corpus's links), and the record built
         # with tuple.__new__, skipping NamedTuple's Python-level __new__.
-        written, tag, attr, kind, line, text, rel, codebase, srcset_invalid, _ = raw
+        written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
         # "Attribute values are stripped of leading and trailing ASCII whitespace" (HTML: "a
         # valid URL potentially surrounded by spaces"); `raw` keeps them as written.
         value = written.strip(ASCII_WHITESPACE)
         if codebase and codebase.strip(ASCII_WHITESPACE):
             url, problems, base, source = self._against_codebase(value, codebase)
+        elif not written and kind == "form":
+            url, problems, base, source = self._form_document()
         else:
             found = self.memo.get(value)
             if found is None:
                 found = self.memo[value] = self._resolve(self.resolver, value)
             url, problems = found
             base, source = self.resolver.base, self.source
-        if srcset_invalid:
-            problems += ("invalid-srcset-descriptor",)
+        if found_problems:
+            problems += found_problems  # the walker's: after the resolver's, in a fixed order
         return _new(
             Link,
             (url, written, base, source, tag, attr, line, self.name, text, rel, kind, problems),
@@ -136,6 +153,16 @@ class _Linker:
             url = None  # kept, with "unresolvable": never dropped, never fatal
         problems = diagnose(resolver.base, value, url)
         return value if url is None else url, problems
+
+    def _form_document(self) -> tuple[str, tuple[str, ...], str, str]:
+        # https://html.spec.whatwg.org/#form-submission-algorithm: "If action is the empty
+        # string, let action be the URL of the form document", then encoding-parsed: the
+        # document's URL as the mode writes it, whatever <base> says. Only the empty string:
+        # action="  " is parsed as a URL, stripped to "", and is the base (fixture:
+        # form-action-document-url.html).
+        document = self.document_url
+        resolver = Resolver(document.url, self.mode)
+        return (*self._resolve(resolver, document.url), document.url, document.source.value)
 
     def _against_codebase(self, value: str, codebase: str) -> tuple[str, tuple[str, ...], str, str]:
         resolver = self._codebase(codebase.strip(ASCII_WHITESPACE))
@@ -154,17 +181,23 @@ def _document_links(
     select: str | None,
     unread: list[str],
     depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
 ) -> list[Link]:
     """base → walk → resolve for one loaded document; what its parse could not read is added
     to ``unread``."""
     if document.unread:
         unread.append(document.unread)
-    # whatwg mode: a query's non-ASCII in the document's encoding (None: UTF-8)
-    codec = query_codec(document.encoding) if mode == "whatwg" else None
+    # whatwg mode: a query's non-ASCII in the document's encoding as a browser chose it (None:
+    # UTF-8); an ASCII-only page that declares nothing is windows-1252 there
+    codec = (
+        query_codec(browser_encoding(document.encoding, document.encoding_source, document.text))
+        if mode == "whatwg"
+        else None
+    )
     base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback
-    link = _Linker(base, mode, document.name, codec).link
+    link = _Linker(base, mode, document.name, codec, fallback).link
     links: list[Link] = []
-    for raw in raw_links(document.tree, select_roots(document.tree, select)):
+    for raw in raw_links(document.tree, select_roots(document.tree, select), attributes):
         if not raw.nested:
             links.append(link(raw))
         elif depth < MAX_SRCDOC_DEPTH:
@@ -172,15 +205,18 @@ def _document_links(
             # that is RFC 1808 §3.2, the base of the encapsulating entity. Its own <base> wins.
             nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}")
             inner = Base(base.url, BaseSource.ENCAPSULATING) if base.url else base
-            links.extend(_document_links(nested, inner, mode, None, unread, depth + 1))
+            links.extend(_document_links(nested, inner, mode, None, unread, depth + 1, attributes))
     return links
 
 
-def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], str]:
+def _part_links(
+    part: Part, mode: str, select: str | None, attributes: tuple[tuple[str, str], ...] = ()
+) -> tuple[list[Link], str]:
     """One document of an input: its HTTP header links, then its own; and what of it could
     not be read ("" when all of it was)."""
     document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
     retrieval = retrieval_base(part.retrieval, document.text if document else "")
+    retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
     links: list[Link] = []
     unread: list[str] = []
     if part.headers:
@@ -190,7 +226,7 @@ def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], 
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
-        links.extend(_document_links(document, fallback, mode, select, unread))
+        links.extend(_document_links(document, fallback, mode, select, unread, 0, attributes))
     return links, "; ".join(unread)
 
 
@@ -209,6 +245,7 @@ def iter_links(
     on_error: Callable[[InputError], None] | None = None,
     summary: Summary | None = None,
     workers: int = 1,
+    attributes: Iterable[tuple[str, str]] | None = None,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -232,8 +269,13 @@ def iter_links(
 
     ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over
     this many processes (0: one per CPU); the links come in the same order as with 1.
+
+    ``attributes``: more places to find URLs, as ``(tag, attribute)`` pairs (tag ``"*"``: any
+    element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem
+    code ``nonstandard-attribute``.
     """
-    task = _task(mode, select, kinds, unique, options=Options(url, as_pairs(headers), charset))
+    options = Options(url, as_pairs(headers), charset)
+    task = _task(mode, select, kinds, unique, options=options, attributes=attributes)
     tally = summary if summary is not None else Summary()
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
@@ -250,8 +292,11 @@ def _task(
     unique: bool,
     render: Callable[[Sequence[Link]], str] | None = None,
     options: Options | None = None,
+    attributes: Iterable[tuple[str, str]] | None = None,
 ) -> Task:
     check_mode(mode)
+    pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
+    extract = partial(_part_links, attributes=pairs) if pairs else _part_links
     if kinds is not None and not set(kinds) <= set(KINDS):
         raise ValueError(
             f"unknown kind(s) {sorted(set(kinds) - set(KINDS))}: expected {', '.join(KINDS)}"
@@ -259,7 +304,7 @@ def _task(
     if select is not None:
         select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
     frozen_kinds = None if kinds is None else frozenset(kinds)
-    return Task(_part_links, mode, select, frozen_kinds, unique, render, options or Options())
+    return Task(extract, mode, select, frozen_kinds, unique, render, options or Options())
 
 
 def iter_rendered(
@@ -276,6 +321,7 @@ def iter_rendered(
     unreadable: Callable[[str, Exception], None],
     summary: Summary,
     workers: int = 1,
+    attributes: Iterable[tuple[str, str]] | None = None,
 ) -> Iterator[str]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path).
 
@@ -283,7 +329,7 @@ def iter_rendered(
     process only reads inputs and writes text. An input that cannot be read goes to
     ``unreadable`` and the batch goes on.
     """
-    task = _task(mode, select, kinds, unique, render, Options(url, (), charset))
+    task = _task(mode, select, kinds, unique, render, Options(url, (), charset), attributes)
     given = (Input(*one) for one in inputs)
     for done in results(given, task, resolve_workers(workers), summary, on_error, unreadable):
         yield done.links  # type: ignore[misc]

@@ -32,6 +32,7 @@ __all__ = [
     "establish_base",
     "retrieval_base",
     "saved_from_url",
+    "written_base",
 ]
 
 
@@ -88,6 +89,25 @@ def retrieval_base(url: str | None, text: str = "") -> Base:
     return DEFAULT
 
 
+def written_base(base: Base, mode: str) -> Base:
+    """``base`` as the mode's URL parser writes it: in whatwg mode serialised by the URL
+    Standard (``https://sass-ag.de`` is ``https://sass-ag.de/``, an IDN host is Punycode), as
+    a browser's ``document.baseURI`` shows it; a URL it cannot parse stays as passed.
+
+    rfc1808 mode keeps it as passed: RFC 1808 resolves against the base's six components as
+    written and has no normal form. rfc3986 mode too: "Normalization of the base URI, as
+    described in Sections 6.2.2 and 6.2.3, is optional" (RFC 3986 §5.2.1), and its resolver
+    normalises nothing else either.
+    """
+    if mode != "whatwg" or not base.url:
+        return base
+    try:
+        url = resolve("", base.url, mode=mode)
+    except URLError:
+        return base
+    return base if url == base.url else Base(url, base.source)
+
+
 def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> Base:
     """RFC 1808 §3.2, recursively: the base headers of the enclosing entities, outermost first.
 
@@ -116,14 +136,20 @@ def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> B
 # The first <base> element with an href attribute in tree order (HTML standard, "the document
 # base URL": "the first base element ... that has an href attribute"). lxml's HTML parser gives
 # SVG and MathML elements no namespace, so their `base` (and anything inside <template>, which
-# is inert) is excluded by ancestry.
+# is inert) is excluded by ancestry. So is a <base> inside <noscript>, as a browser with
+# scripting enabled (every browser by default) parses the page: "A start tag whose tag name is
+# "noscript", if the scripting flag is enabled: Follow the generic raw text element parsing
+# algorithm" (https://html.spec.whatwg.org/#parsing-main-inhead and #parsing-main-inbody), so
+# that <base> is text, not an element. libxml2 parses noscript content as elements, as a
+# browser without scripting would; the links in it are still reported, with "in-noscript".
+_NOT_IN = ("template", "noscript", "svg", "math")
+
+
 def _base_elements(tree: Any) -> Iterator[Any]:
     # lxml's tag-filtered iteration, in C: the XPath "//base[@href][not(ancestor::...)]" took
     # a sixth of a parse on the corpus, testing ancestors of nothing.
     for element in tree.iter("base"):
-        if element.get("href") is not None and (
-            next(element.iterancestors("template", "svg", "math"), None) is None
-        ):
+        if element.get("href") is not None and next(element.iterancestors(*_NOT_IN), None) is None:
             yield element
 
 

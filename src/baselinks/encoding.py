@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import webencodings
 
-__all__ = ["Decoded", "decode", "lookup", "prescan", "query_codec"]
+__all__ = ["Decoded", "browser_encoding", "decode", "lookup", "prescan", "query_codec"]
 
 _WHITESPACE = b"\t\n\x0c\r "
 _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -52,6 +52,21 @@ def _codec(name: str) -> str:
     # webencodings names x-user-defined a codec of its own; everything else is a Python codec.
     found = webencodings.lookup(name)
     return "windows-1252" if found is None or name == "x-user-defined" else found.codec_info.name
+
+
+def browser_encoding(encoding: str, source: str, text: str) -> str:
+    """The encoding a browser gives a document we decoded as ``encoding`` (found by ``source``),
+    for what depends on it beyond decoding: the queries of its URLs.
+
+    The two differ in one case: a document that declares nothing and is all ASCII. Step 4 above
+    reads it as UTF-8 (the text is the same in any ASCII-compatible encoding); a browser takes
+    its locale's default, windows-1252 for most locales (HTML #determining-the-character-
+    encoding, step 9's suggested defaults; what headless Chromium did on the pages of issue 19),
+    and a ``&#255;`` in a query is then sent as ``%FF``, not ``%C3%BF``.
+    """
+    if source == "utf-8-detected" and text.isascii():
+        return "windows-1252"
+    return encoding
 
 
 def query_codec(name: str) -> codecs.CodecInfo | None:

@@ -10,6 +10,7 @@ Containers (MIME, WARC) will add their own loaders beside this one; each yields 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -78,6 +79,7 @@ def _parse(data: bytes) -> tuple[Any, str]:
                 f"elements nested deeper than libxml2's limit at line {line}: "
                 "the rest of the document is not read"
             )
+    _merge_late_attributes(root, data)
     return root, stopped
 
 
@@ -206,3 +208,72 @@ def load(source: Source, *, charset: str | None = None, name: str | None = None)
 def load_text(text: str, name: str) -> Document:
     """A document that is already text (an ``iframe srcdoc``): parse only."""
     return Document(name, text, "utf-8", "text", *_parse(text.encode("utf-8", "surrogatepass")))
+
+
+# https://html.spec.whatwg.org/#parsing-main-inbody, 'A start tag whose tag name is "html"':
+# "for each attribute on the token, check to see if the attribute is already present on the
+# top element of the stack of open elements. If it is not, add the attribute and its
+# corresponding value to that element." A "body" start tag does the same to the body element,
+# and both are ignored inside a <template>. libxml2 drops such a tag, and with it
+# `<p>x</p><html manifest="m"><body background="bg.png">` loses both links (fixture:
+# fixtures/html/late-html-body.html). Which documents need it is told by a search over the
+# bytes (a literal and one character class: linear), and only those are tokenized again.
+_HTML_OR_BODY = re.compile(rb"<(html|body)([\t\n\f\r /][^>]*)?>", re.IGNORECASE)
+
+
+def _merge_late_attributes(root: Any, data: bytes) -> None:
+    if b"<" not in data:
+        return
+    body = root.find("body")
+    elements = {"html": root, "body": body}
+    seen: dict[str, int] = {}
+    missed = False
+    for match in _HTML_OR_BODY.finditer(data):
+        name = match.group(1).lower().decode()
+        seen[name] = seen.get(name, 0) + 1
+        written = (match.group(2) or b"").strip(b"\t\n\f\r /")
+        element = elements[name]
+        # a tag with attributes that its element lacks: libxml2 dropped that tag
+        missed = missed or bool(written and element is not None and not len(element.attrib))
+    if not missed and all(n < 2 for n in seen.values()):
+        return
+    late = _LateTags()
+    late.feed(data.decode("utf-8", "replace"))
+    late.close()
+    for name, attributes in late.found:
+        element = elements[name]
+        if element is None:
+            continue  # a <frameset> page: no body element
+        for key, value in attributes:
+            if key not in element.attrib:
+                # a name lxml cannot hold (`"x`) is no URL attribute either
+                with contextlib.suppress(ValueError):
+                    element.set(key, value or "")
+
+
+class _LateTags(HTMLParser):
+    """Every ``<html>`` and ``<body>`` start tag's attributes, in order, outside ``<template>``
+    (and ``<noscript>``, which a browser with scripting enabled reads as text).
+
+    The stdlib's tokenizer, by hand because libxml2's SAX interface never reports the tags it
+    drops; it knows comments, scripts and quoted attribute values. Of an attribute written
+    twice in one tag, the first counts (HTML: the duplicate "must be removed from the token").
+    """
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, list[tuple[str, str | None]]]] = []
+        self.inert = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("template", "noscript"):
+            self.inert += 1
+        elif tag in ("html", "body") and not self.inert:
+            first: dict[str, str | None] = {}
+            for key, value in attrs:
+                first.setdefault(key, value)
+            self.found.append((tag, list(first.items())))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("template", "noscript") and self.inert:
+            self.inert -= 1

@@ -10,6 +10,7 @@ each returns the URL strings as written.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
@@ -47,8 +48,20 @@ class Candidate(NamedTuple):
     valid: bool
 
 
+# https://html.spec.whatwg.org/#valid-floating-point-number: "Optionally, a U+002D HYPHEN-MINUS
+# character (-). One or both of the following, in the given order: A series of one or more ASCII
+# digits. A single U+002E FULL STOP character (.) followed by a series of one or more ASCII
+# digits. Optionally: [e or E], optionally [- or +], a series of one or more ASCII digits."
+# Python's float() accepts far more ("1.", "+1", "1_0", "inf", "1\u00a0"), hence the grammar.
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+# https://html.spec.whatwg.org/#valid-non-negative-integer: "One or more ASCII digits".
+_NON_NEGATIVE_INTEGER = re.compile(r"[0-9]+")
+
+
 def _descriptors_valid(descriptors: list[str]) -> bool:
-    """§4.8.4.3.11 step 13: at most one of w/x, h only beside w, each a proper number."""
+    """https://html.spec.whatwg.org/#parse-a-srcset-attribute, step 13 (and 14): at most one of
+    w/x, h only beside w; w and h each a valid non-negative integer above zero, x a valid
+    floating-point number not below zero (nor beyond a double, which parses as an error)."""
     seen: set[str] = set()
     for descriptor in descriptors:
         unit, number = descriptor[-1:], descriptor[:-1]
@@ -56,12 +69,12 @@ def _descriptors_valid(descriptors: list[str]) -> bool:
             return False
         seen.add(unit)
         if unit == "x":
-            try:
-                if float(number) < 0 or not number or number[0] not in "0123456789-.":
-                    return False
-            except ValueError:
+            if _FLOAT.fullmatch(number) is None:
                 return False
-        elif not number.isdigit() or not number.isascii() or int(number) <= 0:
+            value = float(number)
+            if value < 0 or math.isinf(value):
+                return False
+        elif _NON_NEGATIVE_INTEGER.fullmatch(number) is None or int(number) == 0:
             return False
     return not (len(seen & {"w", "x"}) > 1 or ("h" in seen and "w" not in seen))
 

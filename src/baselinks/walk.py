@@ -9,6 +9,7 @@ its attribute names unless one of them is in the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from lxml import etree
@@ -54,6 +55,21 @@ class LinkSource(NamedTuple):
     kind: str  # "link" | "resource" | "form" | "refresh" | "other"; "rel" for <link>, by rel
     when: str = ""  # a condition: a key of _TAG_CONDITIONS and/or _CONDITIONS
     spec: str = ""
+    problem: str = ""  # a code every link of this row carries (NONSTANDARD)
+    missing: str | None = None  # what an absent attribute stands for (None: no link)
+
+
+# The code of a row outside the HTML standard and HTML 4 that real pages use for URLs (lazy
+# loading), and of a pair added with `attributes=`: a user who wants the standard only drops it.
+NONSTANDARD = "nonstandard-attribute"
+# Where a link lives (problem codes, not a field: every output format, the Spark schema and the
+# CONTRACT's record stay as they are, and a filter on `problems` is one a user already writes).
+# https://html.spec.whatwg.org/#the-template-element: "Templates provide a method for declaring
+# inert DOM subtrees": nothing in one is fetched, its <base> is no base.
+INERT_TEMPLATE = "inert-template"
+# https://html.spec.whatwg.org/#the-noscript-element: with scripting enabled (every browser
+# by default) the parser reads its content as raw text: no element in it exists.
+IN_NOSCRIPT = "in-noscript"
 
 
 def _tags(*names: str) -> frozenset[str]:
@@ -91,8 +107,14 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
         _tags("applet"), "archive", COMMA_URLS, "resource", spec="HTML 4 §13.4 (comma-separated)"
     ),
     LinkSource(_tags("applet"), "code", URL, "resource", spec="HTML 4 §13.4"),
-    LinkSource(_tags("form"), "action", URL, "form", spec="HTML §4.10.18.6"),
-    LinkSource(_tags("button", "input"), "formaction", URL, "form", spec="HTML §4.10.18.6"),
+    # https://html.spec.whatwg.org/#form-submission-algorithm: "If action is the empty string,
+    # let action be the URL of the form document" (an absent action is the empty string too).
+    LinkSource(
+        _tags("form"), "action", URL, "form", missing="", spec="HTML #form-submission-algorithm"
+    ),
+    LinkSource(
+        _tags("button", "input"), "formaction", URL, "form", spec="HTML #attr-fs-formaction"
+    ),
     LinkSource(
         _tags("blockquote", "q", "del", "ins"),
         "cite",
@@ -105,11 +127,16 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
     LinkSource(_tags("img"), "dynsrc", URL, "resource", spec="Internet Explorer extension"),
     LinkSource(_tags("img", "input", "object"), "usemap", URL, "other", spec="HTML §4.8.15"),
     LinkSource(
-        _tags("body", "table", "tr", "td", "th"),
+        # https://html.spec.whatwg.org/#tables-2: "When a table, thead, tbody, tfoot, tr, td,
+        # or th element has a background attribute set to a non-empty value, the new value is
+        # expected to be encoding-parsed relative to the element's node document, and if that
+        # does not return failure, the user agent is expected to treat the attribute as a
+        # presentational hint setting the element's 'background-image' property"
+        _tags("body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"),
         "background",
         URL,
         "resource",
-        spec="HTML 4 (obsolete)",
+        spec="HTML #tables-2, #the-page (obsolete, still rendered)",
     ),
     LinkSource(_tags("head"), "profile", URLS, "other", spec="HTML 4 §7.4.4.3"),
     LinkSource(_tags("html"), "manifest", URL, "resource", spec="HTML (obsolete appcache)"),
@@ -140,6 +167,29 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
     LinkSource(None, "src", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"),
     LinkSource(None, "href", URL, "foreign", when="foreign-href", spec="SVG 2 / MathML href"),
     LinkSource(None, "xlink:href", URL, "foreign", when="svg-or-math", spec="SVG 1.1 / XLink"),
+    # Lazy loading: a page's script copies these into src/srcset (or a CSS background) when
+    # the element scrolls into view. None is in a standard; each is read by web archivers'
+    # extractors: Heritrix's ExtractorHTML (data-src, data-srcset, data-original,
+    # data-original-set), Browsertrix's autofetch (data-src, data-srcset on img, video, audio,
+    # source), lazysizes and its unveilhooks plugin (data-src, data-srcset, data-bg,
+    # data-poster); data-lazy-src(set) is WordPress's lazy-load plugins', data-lazy slick's.
+    *(
+        LinkSource(None, attr, syntax, kind, problem=NONSTANDARD, spec="lazy loading")
+        for attr, syntax, kind in (
+            ("data-src", URL, "resource"),
+            ("data-srcset", SRCSET, "resource"),
+            ("data-original", URL, "resource"),
+            ("data-original-set", SRCSET, "resource"),
+            ("data-lazy-src", URL, "resource"),
+            ("data-lazy-srcset", SRCSET, "resource"),
+            ("data-lazy", URL, "resource"),
+            ("data-bg", URL, "resource"),
+            ("data-background", URL, "resource"),
+            ("data-poster", URL, "resource"),
+            # a clickable row or card (and Facebook's social plugins' page): a hyperlink
+            ("data-href", URL, "link"),
+        )
+    ),
 )
 """Every link source; `<style>` element text (CSS ``url()`` and ``@import``) is walked too."""
 
@@ -184,8 +234,19 @@ _RESERVED_CUSTOM = frozenset(
 )
 
 
+_FOREIGN_ROOTS = ("svg", "math")
+
+
 def _in_svg_or_math(element: Any) -> bool:
-    return next(element.iterancestors("svg", "math"), None) is not None
+    # The <svg> or <math> element itself is in its namespace too (the HTML parser's "in body"
+    # insertion mode inserts it as a foreign element): its href is SVG's or MathML's.
+    if element.tag in _FOREIGN_ROOTS:
+        return True
+    return next(element.iterancestors(*_FOREIGN_ROOTS), None) is not None
+
+
+def _in_math(element: Any) -> bool:
+    return element.tag == "math" or next(element.iterancestors("math"), None) is not None
 
 
 def _is_custom_element(tag: str) -> bool:
@@ -210,34 +271,115 @@ _RESOURCE_RELS = frozenset(
 )
 
 # The walker's plan for one tag: for each attribute name, its rows as plain tuples (row number,
-# attr, syntax, kind, condition or None, whether `codebase` applies), with the conditions that
-# depend on the tag alone already decided. Built on first sight of a tag, then looked up; the
-# walker looks up the element's own attribute names (two or three) instead of trying every row
-# of the tag (ten for <img>), and sorts by row number to keep the table's order.
-_Step = tuple[int, str, str, str, Callable[[Any], bool] | None, bool]
-_PLANS: dict[str, dict[str, tuple[_Step, ...]]] = {}
+# attr, syntax, kind, condition or None, whether `codebase` applies, the row's problem codes,
+# what an absent attribute stands for), with the conditions that depend on the tag alone
+# already decided. Built on first sight of a tag, then looked up; the walker looks up the
+# element's own attribute names (two or three) instead of trying every row of the tag (ten for
+# <img>), and sorts by row number to keep the table's order. Rows read even when their attribute
+# is absent (form action) are under the key _MISSING too.
+_Step = tuple[int, str, str, str, Callable[[Any], bool] | None, bool, tuple[str, ...], str | None]
+_MISSING = ""
 # HTML 4 §13.3: codebase is the base of these attributes of <object> and <applet>.
 _CODEBASE_ATTRS = frozenset({"data", "classid", "archive", "code"})
+# A pair given with `attributes=`: its spec, which tells it from the table's own rows.
+_ADDED = "added by the caller"
 
 
-def _plan(tag: str) -> dict[str, tuple[_Step, ...]]:
-    plan: dict[str, tuple[_Step, ...]] = {}
-    for number, source in enumerate(LINK_SOURCES):
-        if source.tags is not None and tag not in source.tags:
-            continue
-        on_tag = _TAG_CONDITIONS.get(source.when)
-        if on_tag is not None and not on_tag(tag):
-            continue
-        when = _CONDITIONS.get(source.when)
-        codebase = tag in ("object", "applet") and source.attr in _CODEBASE_ATTRS
-        step = (number, source.attr, source.syntax, source.kind, when, codebase)
-        plan[source.attr] = (*plan.get(source.attr, ()), step)
-    _PLANS[tag] = plan
-    return plan
+class _Table:
+    """Link sources as the walker reads them: each tag's plan, built on first sight."""
+
+    def __init__(self, sources: tuple[LinkSource, ...]) -> None:
+        self.sources = sources
+        self.plans: dict[str, dict[str, tuple[_Step, ...]]] = {}
+        # Every attribute name some row reads: an element without one of them is passed over,
+        # unless its tag has a row read when the attribute is absent.
+        self.attrs = frozenset(s.attr for s in sources)
+        self.always = frozenset(
+            tag for s in sources if s.missing is not None and s.tags for tag in s.tags
+        )
+
+    def plan(self, tag: str) -> dict[str, tuple[_Step, ...]]:
+        plan: dict[str, tuple[_Step, ...]] = {}
+        for number, source in enumerate(self.sources):
+            if source.tags is not None and tag not in source.tags:
+                continue
+            on_tag = _TAG_CONDITIONS.get(source.when)
+            if on_tag is not None and not on_tag(tag):
+                continue
+            when = _CONDITIONS.get(source.when)
+            if source.spec == _ADDED and source.attr in plan:
+                # The table reads this attribute of this tag already: the pair adds it only
+                # where none of those rows applies (href on a <div> outside SVG).
+                conditions = [step[4] for step in plan[source.attr]]
+                if None in conditions:
+                    continue
+                when = partial(_none_applies, tuple(c for c in conditions if c is not None))
+            codebase = tag in ("object", "applet") and source.attr in _CODEBASE_ATTRS
+            codes: tuple[str, ...] = (source.problem,) if source.problem else ()
+            step: _Step = (
+                number,
+                source.attr,
+                source.syntax,
+                source.kind,
+                when,
+                codebase,
+                codes,
+                source.missing,
+            )
+            plan[source.attr] = (*plan.get(source.attr, ()), step)
+            if source.missing is not None:
+                plan[_MISSING] = (*plan.get(_MISSING, ()), step)
+        self.plans[tag] = plan
+        return plan
 
 
-# Every attribute name some row reads: an element without one of them is passed over.
-_LINK_ATTRS = frozenset(s.attr for s in LINK_SOURCES)
+def _none_applies(conditions: tuple[Callable[[Any], bool], ...], element: Any) -> bool:
+    return not any(condition(element) for condition in conditions)
+
+
+_TABLE = _Table(LINK_SOURCES)
+
+
+@lru_cache(maxsize=32)
+def _table(attributes: tuple[tuple[str, str], ...]) -> _Table:
+    """The table with the caller's (tag, attribute) pairs after its own rows (tag "*": any).
+
+    A pair's attribute is read as one URL, or as a srcset when its name ends in "srcset"; its
+    kind is "other" (what the page does with it is the page's own), and its links carry
+    NONSTANDARD. Where a row of the table reads that attribute of that tag, the pair adds
+    nothing: no link is found twice.
+    """
+    if not attributes:
+        return _TABLE
+    added = tuple(
+        LinkSource(
+            None if tag == "*" else frozenset({tag}),
+            attr,
+            SRCSET if attr.endswith("srcset") else URL,
+            "other",
+            problem=NONSTANDARD,
+            spec=_ADDED,
+        )
+        for tag, attr in attributes
+    )
+    return _Table(LINK_SOURCES + added)
+
+
+def attribute_pairs(attributes: Iterable[tuple[str, str]] | None) -> tuple[tuple[str, str], ...]:
+    """``attributes=`` checked and lower-cased: ``(tag, attribute)`` pairs, ``"*"`` for any tag.
+
+    HTML's parser lower-cases tag and attribute names, so ``("DIV", "data-URL")`` is
+    ``("div", "data-url")``. Raises ValueError for what is not such a pair.
+    """
+    pairs: list[tuple[str, str]] = []
+    for pair in attributes or ():
+        if isinstance(pair, str) or len(pair) != 2:
+            raise ValueError(f"attributes: expected (tag, attribute) pairs, got {pair!r}")
+        tag, attr = pair
+        if not (isinstance(tag, str) and isinstance(attr, str) and tag.strip() and attr.strip()):
+            raise ValueError(f"attributes: expected (tag, attribute) pairs, got {pair!r}")
+        pairs.append((tag.strip().lower(), attr.strip().lower()))
+    return tuple(dict.fromkeys(pairs))
 
 
 class RawLink(NamedTuple):
@@ -251,7 +393,8 @@ class RawLink(NamedTuple):
     text: str = ""
     rel: str = ""
     codebase: str | None = None  # HTML 4: resolve against the element's codebase first
-    srcset_invalid: bool = False  # a srcset candidate with invalid descriptors
+    # what the walker knows is odd: "invalid-srcset-descriptor", NONSTANDARD, where it lives
+    problems: tuple[str, ...] = ()
     nested: bool = False  # raw is a whole document (iframe srcdoc)
 
 
@@ -282,7 +425,17 @@ def _row_number(step: _Step) -> int:
     return step[0]
 
 
-def _element_links(element: Any, tag: str, keys: list[str], out: list[RawLink]) -> None:
+_INVALID_SRCSET = ("invalid-srcset-descriptor",)
+
+
+def _element_links(
+    element: Any,
+    tag: str,
+    keys: list[str],
+    table: _Table,
+    placed: tuple[str, ...],
+    out: list[RawLink],
+) -> None:
     # The hot loop of the walk (one call per element with a link attribute): plain tuples and
     # local names. RawLinks are built with tuple.__new__, skipping NamedTuple's Python-level
     # __new__ (0.16 µs against 0.39 µs), so every field is given, in order.
@@ -296,81 +449,140 @@ def _element_links(element: Any, tag: str, keys: list[str], out: list[RawLink]) 
             rel = " ".join(written.lower().split())
         if tag != "link":
             text = _anchor_text(element)
-    plan = _PLANS.get(tag)
+    plan = table.plans.get(tag)
     if plan is None:
-        plan = _plan(tag)
+        plan = table.plan(tag)
     steps: list[_Step] = []
     for key in keys:
         rows = plan.get(key)
         if rows is not None:
             steps.extend(rows)
+    missing = plan.get(_MISSING)
+    if missing is not None:
+        steps.extend(step for step in missing if step[1] not in keys)
     if len(steps) > 1:
         steps.sort(key=_row_number)
-    for _, attr, syntax, kind, when, codebase_applies in steps:
+    for _, attr, syntax, kind, when, codebase_applies, codes, absent in steps:
         if when is not None and not when(element):
             continue
-        value = element.get(attr)
+        value = element.get(attr, absent)
+        if placed:
+            codes += placed
         if kind == "rel":
             kind = "resource" if _RESOURCE_RELS.intersection(rel.split()) else "link"
         elif kind == "foreign":
             # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things.
-            in_math = tag != "a" and next(element.iterancestors("math"), None) is not None
+            in_math = tag != "a" and _in_math(element)
             kind = "link" if tag == "a" or in_math else "resource"
         if syntax == URL:
             codebase = element.get("codebase") if codebase_applies else None
             out.append(
-                new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, False, False))
+                new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
             )
         elif syntax in (URLS, COMMA_URLS):
             codebase = element.get("codebase") if codebase_applies else None
             for token in split_urls(value, "," if syntax == COMMA_URLS else None):
-                out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase))
+                out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
         elif syntax == SRCSET:
             for candidate in parse_srcset(value):
-                out.append(
-                    RawLink(
-                        candidate.url, tag, attr, kind, line, "", rel, None, not candidate.valid
-                    )
-                )
-        elif syntax == REFRESH:
-            url = parse_refresh(value)
-            if url is not None:
-                out.append(RawLink(url, tag, attr, kind, line))
-        elif syntax == CSS:
-            for found in css_urls(value):
-                out.append(RawLink(found.url, tag, attr, kind, line))
-        elif syntax == SRCDOC:
-            out.append(RawLink(value, tag, attr, kind, line, nested=True))
+                found = codes if candidate.valid else _INVALID_SRCSET + codes
+                out.append(RawLink(candidate.url, tag, attr, kind, line, "", rel, None, found))
+        else:
+            _other_syntax(value, syntax, tag, attr, kind, line, codes, out)
 
 
-def raw_links(tree: Any, within: list[Any] | None = None) -> list[RawLink]:
+def _other_syntax(
+    value: str,
+    syntax: str,
+    tag: str,
+    attr: str,
+    kind: str,
+    line: int | None,
+    codes: tuple[str, ...],
+    out: list[RawLink],
+) -> None:
+    if syntax == REFRESH:
+        url = parse_refresh(value)
+        if url is not None:
+            out.append(RawLink(url, tag, attr, kind, line, problems=codes))
+    elif syntax == CSS:
+        for found in css_urls(value):
+            out.append(RawLink(found.url, tag, attr, kind, line, problems=codes))
+    elif syntax == SRCDOC:
+        out.append(RawLink(value, tag, attr, kind, line, problems=codes, nested=True))
+
+
+def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
+    """The elements inside a ``<template>`` or a ``<noscript>``, each with its codes.
+
+    Each subtree is marked once (a template inside a template is inside the outer one's), so
+    the work is linear in the elements marked; a document with neither costs one search.
+    """
+    placed: dict[Any, tuple[str, ...]] = {}
+    for root in roots:
+        # a root chosen by `select` may itself be inside one
+        above = {_code(holder) for holder in root.iterancestors("template", "noscript")}
+        if above:
+            codes = tuple(c for c in _PLACEMENT_ORDER if c in above)
+            placed.update((element, codes) for element in root.iter())
+        for holder in root.iter("template", "noscript"):
+            code = _code(holder)
+            if code in placed.get(holder, ()):
+                continue  # inside an outer one of its kind: marked with it
+            for element in holder.iterdescendants():
+                codes = placed.get(element, ())
+                if code not in codes:
+                    # in a fixed order, whichever holder is outside the other
+                    codes = tuple(c for c in _PLACEMENT_ORDER if c in codes or c == code)
+                    placed[element] = codes
+    return placed
+
+
+_PLACEMENT_ORDER = (INERT_TEMPLATE, IN_NOSCRIPT)
+
+
+def _code(holder: Any) -> str:
+    return INERT_TEMPLATE if holder.tag == "template" else IN_NOSCRIPT
+
+
+def raw_links(
+    tree: Any,
+    within: list[Any] | None = None,
+    attributes: tuple[tuple[str, str], ...] = (),
+) -> list[RawLink]:
     """Every link in ``tree`` (or only inside the ``within`` elements), in document order.
 
+    ``attributes``: (tag, attribute) pairs read besides the table (see :func:`attribute_pairs`).
     A list, not a generator: the document is the unit that is held in memory anyway (its tree),
     and appending was measured faster than a chain of generators, one resumption per link.
     """
     # Python visits every element, but looks no further than its attribute names unless one of
     # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
-    link_attrs = _LINK_ATTRS
+    table = _table(attributes)
+    link_attrs, always = table.attrs, table.always
+    roots = [tree] if within is None else within
+    placements = _placements(roots)
+    placed: tuple[str, ...] = ()
     out: list[RawLink] = []
-    for root in [tree] if within is None else within:
+    for root in roots:
         for element in root.iter(etree.Element):
             tag = element.tag
+            if placements:
+                placed = placements.get(element, ())
             if tag == "style":
                 # <style> element text: url(), image-set() and @import
                 text = element.text or ""
                 base_line = element.sourceline or 1
                 for found in css_urls(text):
+                    line = base_line + found.line - 1
                     out.append(
-                        RawLink(
-                            found.url, "style", found.syntax, "resource", base_line + found.line - 1
-                        )
+                        RawLink(found.url, "style", found.syntax, "resource", line, problems=placed)
                     )
             keys = element.keys()
-            if not keys or link_attrs.isdisjoint(keys) or tag == "base":
+            if tag == "base" or ((not keys or link_attrs.isdisjoint(keys)) and tag not in always):
                 continue  # no link attribute; <base href> is the base (base.py), not a link
-            _element_links(element, tag, keys, out)
+            _element_links(element, tag, keys, table, placed, out)
     return out
 
 
