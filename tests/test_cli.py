@@ -188,6 +188,23 @@ def test_extract_tsv_and_kind_and_unique(
     assert [line.split("\t")[0] for line in lines[1:]] == ["http://e.com/x"]
 
 
+def test_extract_attr_adds_tag_attribute_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(b'<div data-url="card.html"></div><p data-x="p.html"></p><a href="a">a</a>')
+    argv = ["extract", str(page), "--url", "http://e.com/", "-q", "--format", "jsonl"]
+    assert main([*argv, "--attr", "div:data-url", "--attr", "*:data-x"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["url"], r["tag"], r["attr"], r["kind"], r["problems"]) for r in records] == [
+        ("http://e.com/card.html", "div", "data-url", "other", ["nonstandard-attribute"]),
+        ("http://e.com/p.html", "p", "data-x", "other", ["nonstandard-attribute"]),
+        ("http://e.com/a", "a", "href", "link", []),
+    ]
+    assert main([*argv, "--attr", "div"]) == 2
+    assert "expected TAG:ATTR" in capsys.readouterr().err
+
+
 def test_extract_goes_on_after_a_missing_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -178,3 +178,30 @@ def test_it_serves_as_a_crawl_rule() -> None:
     rule = Rule(LinkExtractor(allow=r"a\.html"), follow=True)
     links = rule.link_extractor.extract_links(_response(PAGE))
     assert [link.url for link in links] == ["http://site.example/dir/a.html"]
+
+
+CARDS = """<html><body>
+<div data-url="card.html">a card</div> <div data-url=" /spaced.html ">spaced</div>
+<a href="plain.html" data-url="from-a.html">plain</a>
+<span data-url="span.html">not asked for</span>
+<img data-src="lazy.jpg">
+</body></html>"""
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"tags": "div", "attrs": "data-url"},
+        {"tags": ("a", "div"), "attrs": ("href", "data-url")},
+        {"tags": "img", "attrs": "data-src", "deny_extensions": []},
+    ],
+    ids=repr,
+)
+def test_any_tag_and_attribute_pair_scrapy_reads(options: dict[str, Any]) -> None:
+    # Scrapy's own idiom for a site's data attributes: it read nothing here before (the pairs
+    # were only a filter over baselinks' table).
+    response = _response(CARDS)
+    theirs = [link.url for link in ScrapyLinkExtractor(**options).extract_links(response)]
+    ours = [link.url for link in LinkExtractor(**options).extract_links(response)]
+    assert ours == theirs
+    assert ours

@@ -92,3 +92,50 @@ def test_the_base_element_query_is_encoded_too() -> None:
         ("http://e.com/x/?b=%E9", "http://e.com/x/?b=%E9"),
         ("http://e.com/x/?b=%E9", "http://e.com/x/y?q=%E9"),
     ]
+
+
+# An ASCII-only page that declares no encoding: decoded as UTF-8 (the same text in any
+# ASCII-compatible encoding), but a browser gives it windows-1252, and that encodes its queries.
+UNDECLARED = [
+    (b'<a href="?q=&#255;">x</a>', "http://e.com/d/p?q=%FF"),  # ASCII bytes: windows-1252
+    (b'<a href="?q=&#8364;">x</a>', "http://e.com/d/p?q=%80"),
+    ('<a href="?q=&#255;">\u00e9</a>'.encode(), "http://e.com/d/p?q=%C3%BF"),  # UTF-8 text
+    (b'<meta charset="utf-8"><a href="?q=&#255;">x</a>', "http://e.com/d/p?q=%C3%BF"),  # declared
+]
+
+
+@pytest.mark.parametrize(("page", "expected"), UNDECLARED)
+def test_an_ascii_page_without_a_declaration_encodes_queries_as_windows_1252(
+    page: bytes, expected: str
+) -> None:
+    [link] = extract_links(page, url="http://e.com/d/p", mode="whatwg")
+    assert link.url == expected
+    # its text is decoded as before: the reference is the same, and rfc1808 mode keeps it
+    [same] = extract_links(page, url="http://e.com/d/p")
+    assert same.raw == link.raw
+    assert same.url == "http://e.com/d/p" + link.raw
+
+
+# The base field as the mode's URL parser writes it: whatwg serialises, the RFC modes keep the
+# retrieval URL as passed (RFC 1808 has no normal form; RFC 3986 §5.2.1 makes it optional).
+BASE_FIELD = [
+    ("https://sass-ag.de", "whatwg", "https://sass-ag.de/"),
+    ("HTTP://Example.COM:80/a/../b", "whatwg", "http://example.com/b"),
+    ("https://b\u00fccher.example/x", "whatwg", "https://xn--bcher-kva.example/x"),
+    ("https://sass-ag.de", "rfc1808", "https://sass-ag.de"),
+    ("https://sass-ag.de", "rfc3986", "https://sass-ag.de"),
+    ("https://b\u00fccher.example/x", "rfc1808", "https://b\u00fccher.example/x"),
+    ("not a url", "whatwg", "not a url"),  # the parser fails: kept as passed
+]
+
+
+@pytest.mark.parametrize(("url", "mode", "base"), BASE_FIELD)
+def test_the_base_field_is_written_by_the_mode(url: str, mode: str, base: str) -> None:
+    [link] = extract_links(b'<a href="https://abs.example/">x</a>', url=url, mode=mode)
+    assert (link.base, link.base_source) == (base, "retrieval")
+
+
+def test_an_empty_action_is_the_document_url_as_the_parser_writes_it() -> None:
+    page = b'<base href="http://cdn.example/"><form action="">x</form><form></form>'
+    links = extract_links(page, url="https://sass-ag.de", mode="whatwg")
+    assert [(link.url, link.base) for link in links] == [("https://sass-ag.de/",) * 2] * 2

@@ -78,6 +78,15 @@ def _build_parser() -> argparse.ArgumentParser:
         "--unique", action="store_true", help="only the first link for each URL (per document)"
     )
     ext.add_argument(
+        "--attr",
+        action="append",
+        type=_attr_pair,
+        dest="attributes",
+        metavar="TAG:ATTR",
+        help="also read this attribute of this element as a URL (TAG * for any; repeatable); "
+        "its links have kind other and the problem code nonstandard-attribute",
+    )
+    ext.add_argument(
         "--charset", help="the transport's charset (as an HTTP Content-Type would give it)"
     )
     ext.add_argument(
@@ -131,6 +140,13 @@ def _jobs(value: str) -> int:
     if jobs < 0:
         raise argparse.ArgumentTypeError(f"expected a number of processes (0: all CPUs): {value!r}")
     return jobs
+
+
+def _attr_pair(value: str) -> tuple[str, str]:
+    tag, colon, attr = value.partition(":")
+    if not colon or not tag.strip() or not attr.strip():
+        raise argparse.ArgumentTypeError(f"expected TAG:ATTR (e.g. div:data-url): {value!r}")
+    return tag.strip(), attr.strip()
 
 
 def _error(message: str) -> None:
@@ -277,6 +293,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             unreadable=unreadable,
             summary=summary,
             workers=args.jobs,
+            attributes=args.attributes,
         )
         out.write(header)
         for text in texts:

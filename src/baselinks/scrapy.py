@@ -13,7 +13,8 @@ The options and the :class:`scrapy.link.Link` results are Scrapy's. What differs
   (``javascript:``, ``data:``) is passed over;
 - ``tags``/``attrs`` choose among the links baselinks finds: ``srcset`` candidates, CSS
   ``url()``, ``meta refresh``, ``ping``... each with its own attribute name; with ``"*"`` every
-  link-bearing attribute, never ``class`` or ``id``;
+  link-bearing attribute, never ``class`` or ``id``. A pair of them that baselinks does not
+  read (``tags="div", attrs="data-url"``) is read too, each value one URL, as Scrapy does;
 - ``Link.fragment`` is the URL's fragment (Scrapy leaves it empty: scrapy issue #1202), and
   ``Link.text`` is the anchor's text with whitespace collapsed (an ``area``: its ``alt``);
 - resolution is the WHATWG URL Standard (what a browser requests), or ``mode="rfc1808"`` or
@@ -110,6 +111,14 @@ class LinkExtractor:
         # standard says of URL attributes; `strip` is accepted for compatibility.
         self.strip = strip
         self.mode = mode
+        # Scrapy reads every (tag, attr) pair it is given; baselinks reads its table, and these
+        # pairs besides ("*" is baselinks' own: any element, every link-bearing attribute).
+        self.attributes = [
+            (tag, attr)
+            for tag in sorted(self.tags - self.deny_tags)
+            for attr in sorted(self.attrs - self.deny_attrs)
+            if tag != "*" and attr != "*"
+        ]
         xpaths = [*_names(restrict_xpaths), *map(_css_to_xpath, _names(restrict_css))]
         self.select = XPath(" | ".join(f"({xpath})" for xpath in xpaths)) if xpaths else None
 
@@ -135,6 +144,7 @@ class LinkExtractor:
             select=self.select,
             name=response.url,
             on_error=report,
+            attributes=self.attributes,
         ):
             if not (
                 _chosen(self.tags, self.deny_tags, link.tag)
