@@ -221,3 +221,11 @@ def test_attributes_reach_extract_links_in_every_worker_count() -> None:
     assert extract_links(page, url="http://e.com/") == []
     with pytest.raises(ValueError, match="attributes"):
         extract_links(page, attributes=["div:data-url"])  # type: ignore[list-item]
+
+
+def test_an_iframe_srcdoc_in_noscript_gives_its_links_the_mark() -> None:
+    from baselinks import extract_links
+
+    page = b'<noscript><iframe srcdoc="<a href=in.html>x</a>"></iframe></noscript>'
+    [link] = extract_links(page, url="http://e.com/")
+    assert (link.url, link.problems) == ("http://e.com/in.html", ("in-noscript",))

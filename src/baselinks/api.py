@@ -36,7 +36,14 @@ from .errors import BaselinksError, InputError, SelectError, raise_first
 from .load import Document, load, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode, encoding_parse
-from .walk import RawLink, attribute_pairs, header_links, raw_links, select_roots
+from .walk import (
+    PLACEMENTS,
+    RawLink,
+    attribute_pairs,
+    header_links,
+    raw_links,
+    select_roots,
+)
 from .workers import resolve_workers
 
 __all__ = [
@@ -205,8 +212,17 @@ def _document_links(
             # that is RFC 1808 §3.2, the base of the encapsulating entity. Its own <base> wins.
             nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}")
             inner = Base(base.url, BaseSource.ENCAPSULATING) if base.url else base
-            links.extend(_document_links(nested, inner, mode, None, unread, depth + 1, attributes))
+            found = _document_links(nested, inner, mode, None, unread, depth + 1, attributes)
+            placed = tuple(code for code in raw.problems if code in PLACEMENTS)
+            if placed:  # an iframe in <template> or <noscript>: its document is too
+                found = [_placed(link, placed) for link in found]
+            links.extend(found)
     return links
+
+
+def _placed(link: Link, codes: tuple[str, ...]) -> Link:
+    added = tuple(code for code in codes if code not in link.problems)
+    return link._replace(problems=link.problems + added) if added else link
 
 
 def _part_links(

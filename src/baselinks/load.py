@@ -79,7 +79,8 @@ def _parse(data: bytes) -> tuple[Any, str]:
                 f"elements nested deeper than libxml2's limit at line {line}: "
                 "the rest of the document is not read"
             )
-    _merge_late_attributes(root, data)
+    if _misplaced(_PARSER.error_log):
+        _merge_late_attributes(root, data)
     return root, stopped
 
 
@@ -216,27 +217,17 @@ def load_text(text: str, name: str) -> Document:
 # corresponding value to that element." A "body" start tag does the same to the body element,
 # and both are ignored inside a <template>. libxml2 drops such a tag, and with it
 # `<p>x</p><html manifest="m"><body background="bg.png">` loses both links (fixture:
-# fixtures/html/late-html-body.html). Which documents need it is told by a search over the
-# bytes (a literal and one character class: linear), and only those are tokenized again.
-_HTML_OR_BODY = re.compile(rb"<(html|body)([\t\n\f\r /][^>]*)?>", re.IGNORECASE)
+# fixtures/html/late-html-body.html). It says so in its error log ("misplaced <body> tag"),
+# having read comments and scripts as such: only those documents are tokenized again.
+_MISPLACED = ("misplaced <html>", "misplaced <body>")
+
+
+def _misplaced(log: Any) -> bool:
+    return any(_MISPLACED[0] in entry.message or _MISPLACED[1] in entry.message for entry in log)
 
 
 def _merge_late_attributes(root: Any, data: bytes) -> None:
-    if b"<" not in data:
-        return
-    body = root.find("body")
-    elements = {"html": root, "body": body}
-    seen: dict[str, int] = {}
-    missed = False
-    for match in _HTML_OR_BODY.finditer(data):
-        name = match.group(1).lower().decode()
-        seen[name] = seen.get(name, 0) + 1
-        written = (match.group(2) or b"").strip(b"\t\n\f\r /")
-        element = elements[name]
-        # a tag with attributes that its element lacks: libxml2 dropped that tag
-        missed = missed or bool(written and element is not None and not len(element.attrib))
-    if not missed and all(n < 2 for n in seen.values()):
-        return
+    elements = {"html": root, "body": root.find("body")}
     late = _LateTags()
     late.feed(data.decode("utf-8", "replace"))
     late.close()

@@ -27,10 +27,15 @@ from .microsyntax import (
 
 __all__ = [
     "HEADER_LINK_SOURCES",
+    "INERT_TEMPLATE",
+    "IN_NOSCRIPT",
     "LINK_SOURCES",
+    "NONSTANDARD",
+    "PLACEMENTS",
     "LinkSource",
     "RawLink",
     "XPath",
+    "attribute_pairs",
     "header_links",
     "raw_links",
     "select_roots",
@@ -70,6 +75,7 @@ INERT_TEMPLATE = "inert-template"
 # https://html.spec.whatwg.org/#the-noscript-element: with scripting enabled (every browser
 # by default) the parser reads its content as raw text: no element in it exists.
 IN_NOSCRIPT = "in-noscript"
+PLACEMENTS = (INERT_TEMPLATE, IN_NOSCRIPT)  # in the order a link's problems give them
 
 
 def _tags(*names: str) -> frozenset[str]:
@@ -182,13 +188,21 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
             ("data-original-set", SRCSET, "resource"),
             ("data-lazy-src", URL, "resource"),
             ("data-lazy-srcset", SRCSET, "resource"),
-            ("data-lazy", URL, "resource"),
             ("data-bg", URL, "resource"),
             ("data-background", URL, "resource"),
             ("data-poster", URL, "resource"),
             # a clickable row or card (and Facebook's social plugins' page): a hyperlink
             ("data-href", URL, "link"),
         )
+    ),
+    # slick's: on other elements data-lazy is a flag ("true" on a <link>, in the corpus)
+    LinkSource(
+        _tags("img", "source", "iframe"),
+        "data-lazy",
+        URL,
+        "resource",
+        problem=NONSTANDARD,
+        spec="lazy loading",
     ),
 )
 """Every link source; `<style>` element text (CSS ``url()`` and ``@import``) is walked too."""
@@ -523,7 +537,7 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
         # a root chosen by `select` may itself be inside one
         above = {_code(holder) for holder in root.iterancestors("template", "noscript")}
         if above:
-            codes = tuple(c for c in _PLACEMENT_ORDER if c in above)
+            codes = tuple(c for c in PLACEMENTS if c in above)
             placed.update((element, codes) for element in root.iter())
         for holder in root.iter("template", "noscript"):
             code = _code(holder)
@@ -533,12 +547,9 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
                 codes = placed.get(element, ())
                 if code not in codes:
                     # in a fixed order, whichever holder is outside the other
-                    codes = tuple(c for c in _PLACEMENT_ORDER if c in codes or c == code)
+                    codes = tuple(c for c in PLACEMENTS if c in codes or c == code)
                     placed[element] = codes
     return placed
-
-
-_PLACEMENT_ORDER = (INERT_TEMPLATE, IN_NOSCRIPT)
 
 
 def _code(holder: Any) -> str:
