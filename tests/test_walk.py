@@ -177,6 +177,14 @@ def test_a_selected_root_inside_a_template_is_marked() -> None:
 # https://html.spec.whatwg.org/#parsing-main-inbody: a late <html>/<body> start tag adds the
 # attributes its element lacks (libxml2 drops the tag)
 LATE = [
+    ('<p>x<body background="a&amp;b.png">', [("a&b.png", "body", "background", "resource", ())]),
+    (
+        '<p>x<body background="c.png"><!-- never closed',
+        [("c.png", "body", "background", "resource", ())],
+    ),
+    ('<p>x<textarea><body background="t.png"></textarea>', []),
+    ('<p>x<!--><body background="e.png">', [("e.png", "body", "background", "resource", ())]),
+    ('<p>x<body background="unclosed.png"', []),  # the text ends inside the tag: no tag
     (
         '<p>x</p><html manifest="m.appcache"><body background="bg.png">',
         [
