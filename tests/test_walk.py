@@ -237,3 +237,15 @@ def test_an_iframe_srcdoc_in_noscript_gives_its_links_the_mark() -> None:
     page = b'<noscript><iframe srcdoc="<a href=in.html>x</a>"></iframe></noscript>'
     [link] = extract_links(page, url="http://e.com/")
     assert (link.url, link.problems) == ("http://e.com/in.html", ("in-noscript",))
+
+
+def test_a_base_in_noscript_is_no_base_but_a_later_one_is() -> None:
+    # a browser with scripting enabled reads noscript content as text (HTML #parsing-main-inhead)
+    from baselinks import extract_links
+
+    page = b'<noscript><base href="http://ns.example/"></noscript><a href="x">x</a>'
+    [link] = extract_links(page, url="http://e.com/d/")
+    assert (link.url, link.base_source) == ("http://e.com/d/x", "retrieval")
+    later = page + b'<base href="http://real.example/">'
+    [link] = extract_links(later, url="http://e.com/d/")
+    assert (link.url, link.base_source) == ("http://real.example/x", "content")

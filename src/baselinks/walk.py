@@ -252,8 +252,10 @@ _FOREIGN_ROOTS = ("svg", "math")
 
 
 def _in_svg_or_math(element: Any) -> bool:
-    # The <svg> or <math> element itself is in its namespace too (the HTML parser's "in body"
-    # insertion mode inserts it as a foreign element): its href is SVG's or MathML's.
+    # The <svg> or <math> element itself is in its namespace too: 'A start tag whose tag name
+    # is "svg"': "Insert a foreign element for the token, with SVG namespace" (and "math",
+    # MathML's; https://html.spec.whatwg.org/#parsing-main-inbody). Its href is SVG's or
+    # MathML's; lxml's HTML parser gives it no namespace, so the tag tells.
     if element.tag in _FOREIGN_ROOTS:
         return True
     return next(element.iterancestors(*_FOREIGN_ROOTS), None) is not None
