@@ -161,7 +161,7 @@ def test_added_attribute_pairs(
 def test_attribute_pairs_are_checked_and_lower_cased() -> None:
     assert attribute_pairs([("DIV", " Data-URL "), ("div", "data-url")]) == (("div", "data-url"),)
     assert attribute_pairs(None) == ()
-    for wrong in (["div:data-url"], [("div",)], [("", "x")], [("div", 1)]):
+    for wrong in (["div:data-url"], [("div",)], [("", "x")], [("div", 1)], [7]):
         with pytest.raises(ValueError, match="attributes"):
             attribute_pairs(wrong)  # type: ignore[arg-type]
 

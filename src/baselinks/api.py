@@ -215,7 +215,7 @@ def _document_links(
             found = _document_links(nested, inner, mode, None, unread, depth + 1, attributes)
             placed = tuple(code for code in raw.problems if code in PLACEMENTS)
             if placed:  # an iframe in <template> or <noscript>: its document is too
-                found = [_placed(link, placed) for link in found]
+                found = [_placed(one, placed) for one in found]
             links.extend(found)
     return links
 

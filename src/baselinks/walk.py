@@ -389,7 +389,7 @@ def attribute_pairs(attributes: Iterable[tuple[str, str]] | None) -> tuple[tuple
     """
     pairs: list[tuple[str, str]] = []
     for pair in attributes or ():
-        if isinstance(pair, str) or len(pair) != 2:
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
             raise ValueError(f"attributes: expected (tag, attribute) pairs, got {pair!r}")
         tag, attr = pair
         if not (isinstance(tag, str) and isinstance(attr, str) and tag.strip() and attr.strip()):
