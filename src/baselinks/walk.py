@@ -1,9 +1,10 @@
 """walk: the table of link sources (data), and a walker that finds links and never resolves.
 
 :data:`LINK_SOURCES` lists every place the HTML standard (and HTML 4, for the legacy
-attributes real pages still carry) puts a URL. :func:`raw_links` gives a :class:`RawLink` for
-each URL found, in document order. Python visits each element once and reads no further than
-its attribute names unless one of them is in the table.
+attributes real pages still carry) puts a URL, and the lazy-load attributes real pages use
+(marked NONSTANDARD). :func:`raw_links` gives a :class:`RawLink` for each URL found, in document
+order, with where it lives (INERT_TEMPLATE, IN_NOSCRIPT). Python visits each element once and
+reads no further than its attribute names unless one of them is in the table.
 """
 
 from __future__ import annotations
