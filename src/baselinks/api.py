@@ -25,9 +25,10 @@ from .containers.httpmsg import as_pairs
 from .diagnose import diagnose
 from .encoding import query_codec
 from .errors import BaselinksError, InputError, SelectError, raise_first
-from .load import Document, load, load_text, parse_html
+from .load import Document, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode, encoding_parse
+from .sheets import LOADERS, sheet_links
 from .walk import RawLink, header_links, raw_links, select_roots
 from .workers import resolve_workers
 
@@ -176,9 +177,21 @@ def _document_links(
     return links
 
 
+def _sheet_links(
+    document: Document, fallback: Base, mode: str, select: str | None, unread: list[str]
+) -> list[Link]:
+    """resolve for a style sheet (sheets.py): against its own URL, no <base>, no elements for
+    ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
+    if select is not None:
+        return []
+    link = _Linker(fallback, mode, document.name).link
+    return [link(raw) for raw in sheet_links(document)]
+
+
 def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], str]:
     """One document of an input: its HTTP header links, then its own; and what of it could
     not be read ("" when all of it was)."""
+    load = LOADERS[part.doctype]
     document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
     retrieval = retrieval_base(part.retrieval, document.text if document else "")
     links: list[Link] = []
@@ -190,7 +203,8 @@ def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], 
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
-        links.extend(_document_links(document, fallback, mode, select, unread))
+        walk = _document_links if document.tree is not None else _sheet_links
+        links.extend(walk(document, fallback, mode, select, unread))
     return links, "; ".join(unread)
 
 

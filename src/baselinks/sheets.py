@@ -1,0 +1,167 @@
+"""load, for documents that are not HTML: style sheets and SVG (see containers/doctypes.py).
+
+A **style sheet** (``text/css``, ``.css``) is decoded as CSS Syntax §3.2 "decode bytes"
+says, by tinycss2's implementation of it: a byte order mark; else the transport's charset
+(HTTP or MIME ``Content-Type``); else an ``@charset "...";`` rule at the very start (UTF-16
+labels there mean UTF-8); else UTF-8 (the referring document's encoding, the standard's
+"environment encoding", is not known here). Its links are every ``url()``, ``@import`` and
+``image-set()`` string, found by the same scanner as a ``<style>`` element's
+(:func:`baselinks.microsyntax.css_urls`), with tag ``css``. A :class:`~baselinks.load.Document`
+of a style sheet has no tree (``tree`` is ``None``): it has no ``<base>``, and no element a
+``select=`` could match.
+
+An **SVG** document (``image/svg+xml``, ``.svg``) is XML, parsed by lxml's XML parser with
+everything that reaches out switched off: no DTD loaded, no external entity, no network
+(libxml2 expands an internal entity in an attribute value whatever it is told, and refuses
+an expansion that grows too much: a "billion laughs" is an error, not a hang). Its tree is
+then copied into the shape lxml's HTML parser gives an inline ``<svg>`` (lower-case names
+without a namespace, ``xlink:href`` as a plain attribute name), so that the walker finds
+exactly what it finds in SVG inside HTML: ``href``, ``xlink:href``, ``style``, ``<style>``.
+``xml:base`` is not applied: SVG 2 dropped it and Chrome ignores it.
+
+An SVG that is not well-formed is read again by libxml2's recovery parser, which keeps
+what it can (a browser shows nothing of it, or stops at the error): its links are given,
+and the error is reported with the document's name and the line, so that nothing is lost
+without a word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import tinycss2.bytes
+from lxml import etree
+
+from .containers.doctypes import DocType
+from .encoding import lookup
+from .load import Document, Source, load, parse_html, read_source
+from .microsyntax import css_urls
+from .walk import RawLink
+
+__all__ = ["LOADERS", "load_css", "load_svg", "sheet_links"]
+
+
+def load_css(source: Source, *, charset: str | None = None, name: str | None = None) -> Document:
+    """Read and decode one style sheet (CSS Syntax §3.2); ``charset`` is the transport's."""
+    data, label = read_source(source, name)
+    text, encoding = tinycss2.bytes.decode_stylesheet_bytes(data, protocol_encoding=charset)
+    return Document(label, text, str(encoding.name), "css", None)
+
+
+def sheet_links(document: Document) -> list[RawLink]:
+    """Every ``url()``, ``@import`` and ``image-set()`` of a style sheet, in order: tag
+    ``css``, attr the syntax (as in a ``<style>`` element), kind ``resource``."""
+    return [
+        RawLink(found.url, "css", found.syntax, "resource", found.line)
+        for found in css_urls(document.text)
+    ]
+
+
+_XLINK = "http://www.w3.org/1999/xlink"
+_XML = "http://www.w3.org/XML/1998/namespace"
+# Elements of these namespaces are named by their local name, as the HTML parser names them.
+_OWN_NAMES = frozenset({
+    "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xhtml", "http://www.w3.org/1998/Math/MathML",
+})  # fmt: skip
+# HTML "adjust foreign attributes": the namespaced attributes an inline <svg> keeps by name.
+_PREFIXES = {_XLINK: "xlink", _XML: "xml"}
+
+
+def _parser(charset: str | None, recover: bool) -> etree.XMLParser:
+    options: dict[str, Any] = {
+        "resolve_entities": False,
+        "load_dtd": False,
+        "no_network": True,
+        "dtd_validation": False,
+        "remove_comments": True,
+        "remove_pis": True,
+        "huge_tree": True,  # a 10 MB data: URL in an <image href> is kept whole
+        "recover": recover,
+    }
+    if charset:
+        # RFC 7303 §3.2: the transport's charset wins over the XML declaration
+        try:
+            return etree.XMLParser(encoding=charset, **options)
+        except LookupError:
+            pass  # a label libxml2 does not know: the document says
+    return etree.XMLParser(**options)
+
+
+def load_svg(source: Source, *, charset: str | None = None, name: str | None = None) -> Document:
+    """Read and parse one SVG document into a tree the HTML walker reads (see above)."""
+    data, label = read_source(source, name)
+    declared = lookup(charset) if charset else None
+    unread = ""
+    try:
+        root = etree.fromstring(data, _parser(declared, recover=False))
+    except etree.XMLSyntaxError as exc:
+        line = exc.lineno if exc.lineno else "?"
+        unread = (
+            f"SVG not well-formed at line {line}: {exc.msg}; "
+            "what libxml2's recovery could read is given"
+        )
+        root = etree.fromstring(data, _parser(declared, recover=True))
+    tree = parse_html("")
+    encoding = "utf-8"
+    if root is not None:
+        _copy_into(root, tree)
+        encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
+    # An SVG's text is not kept: only the "saved from url" search reads it, and no browser
+    # writes that comment into an SVG.
+    return Document(label, "", encoding, "xml", tree, unread)
+
+
+def _tag(element: Any) -> str:
+    """An XML element's name as the HTML parser names an inline one: the local name of an
+    SVG, MathML or XHTML element, else ``prefix:local``; lower case."""
+    namespace, brace, local = element.tag[1:].partition("}")
+    if not brace:
+        return str(element.tag).lower()
+    if namespace in _OWN_NAMES or not element.prefix:
+        return local.lower()
+    return f"{element.prefix}:{local}".lower()
+
+
+def _attributes(element: Any) -> dict[str, str]:
+    """An XML element's attributes named as on an inline ``<svg>``: ``xlink:href``,
+    ``xml:lang``; an attribute of another namespace is no URL attribute, and is left out."""
+    attributes = {}
+    for key, value in element.items():
+        if key[0] != "{":
+            attributes[key.lower()] = value
+            continue
+        namespace, _, local = key[1:].partition("}")
+        prefix = _PREFIXES.get(namespace)
+        if prefix is not None:
+            attributes[f"{prefix}:{local.lower()}"] = value
+    return attributes
+
+
+def _copy_into(root: Any, tree: Any) -> None:
+    """Copy the XML element ``root`` and everything in it under ``tree``, HTML-parser style.
+
+    A loop over ``iterwalk`` events with a stack of copies, not recursion: SVG nests as
+    deep as its author likes.
+    """
+    parents = [tree]
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        if event == "end":
+            parents.pop()
+        elif not isinstance(element.tag, str):  # an entity reference left unexpanded
+            parents.append(parents[-1])
+        else:
+            copy = etree.SubElement(parents[-1], _tag(element), _attributes(element))
+            copy.text, copy.tail = element.text, element.tail
+            copy.sourceline = element.sourceline
+            parents.append(copy)
+
+
+Loader = Callable[..., Document]
+
+# How each document type is loaded: one row per type of containers/doctypes.py.
+LOADERS: dict[DocType, Loader] = {
+    DocType.HTML: load,
+    DocType.CSS: load_css,
+    DocType.SVG: load_svg,
+}
