@@ -115,9 +115,10 @@ def load_svg(source: Source, *, charset: str | None = None, name: str | None = N
 def _tag(element: Any) -> str:
     """An XML element's name as the HTML parser names an inline one: the local name of an
     SVG, MathML or XHTML element, else ``prefix:local``; lower case."""
-    namespace, brace, local = element.tag[1:].partition("}")
+    tag = str(element.tag)
+    namespace, brace, local = tag[1:].partition("}")
     if not brace:
-        return str(element.tag).lower()
+        return tag.lower()
     if namespace in _OWN_NAMES or not element.prefix:
         return local.lower()
     return f"{element.prefix}:{local}".lower()
