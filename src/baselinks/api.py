@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import inspect
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, ParamSpec
 
@@ -22,7 +23,7 @@ from .base import Base, BaseSource, encapsulating_base, establish_base, retrieva
 from .batch import Input, Options, Source, Summary, Task, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
-from .diagnose import diagnose
+from .diagnose import diagnose, saved_copy
 from .encoding import query_codec
 from .errors import BaselinksError, InputError, SelectError, raise_first
 from .load import Document, load_text, parse_html
@@ -205,7 +206,20 @@ def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], 
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
         walk = _document_links if document.tree is not None else _sheet_links
         links.extend(walk(document, fallback, mode, select, unread))
+        if part.status is None and not part.locations and os.path.isfile(part.name):
+            links = _saved_copies(links, part.name)
     return links, "; ".join(unread)
+
+
+def _saved_copies(links: list[Link], path: str) -> list[Link]:
+    """The links of the file ``path`` that point into the folder a browser saved beside it,
+    marked ``saved-copy`` (see diagnose.saved_copy); the others as they are."""
+    return [
+        link._replace(problems=(*link.problems, "saved-copy"))
+        if saved_copy(path, link.raw)
+        else link
+        for link in links
+    ]
 
 
 def iter_links(
