@@ -19,15 +19,19 @@ without a namespace, ``xlink:href`` as a plain attribute name), so that the walk
 exactly what it finds in SVG inside HTML: ``href``, ``xlink:href``, ``style``, ``<style>``.
 ``xml:base`` is not applied: SVG 2 dropped it and Chrome ignores it.
 
-An SVG that is not well-formed is read again by libxml2's recovery parser, which keeps
-what it can (a browser shows nothing of it, or stops at the error): its links are given,
-and the error is reported with the document's name and the line, so that nothing is lost
-without a word.
+An SVG that is not well-formed (an unclosed element, an entity that expands too much, elements
+nested past libxml2's limit) is read again by the HTML parser, as a browser reads the same
+markup inline in a page: it reads past any damage (load.py flattens what nests too deep), so
+every link is given; and the error is reported with the document's name and line. A browser
+shows nothing of such a file, or stops at the error; libxml2's XML recovery lost everything
+after a nesting too deep. (The HTML parser knows no internal entity and no namespace prefix
+but ``xlink:``: of a damaged file, what it cannot read so is the price.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import tinycss2.bytes
@@ -68,7 +72,7 @@ _OWN_NAMES = frozenset({
 _PREFIXES = {_XLINK: "xlink", _XML: "xml"}
 
 
-def _parser(charset: str | None, recover: bool) -> etree.XMLParser:
+def _parser(charset: str | None) -> etree.XMLParser:
     options: dict[str, Any] = {
         "resolve_entities": False,
         "load_dtd": False,
@@ -77,7 +81,6 @@ def _parser(charset: str | None, recover: bool) -> etree.XMLParser:
         "remove_comments": True,
         "remove_pis": True,
         "huge_tree": True,  # a 10 MB data: URL in an <image href> is kept whole
-        "recover": recover,
     }
     if charset:
         # RFC 7303 §3.2: the transport's charset wins over the XML declaration
@@ -92,16 +95,13 @@ def load_svg(source: Source, *, charset: str | None = None, name: str | None = N
     """Read and parse one SVG document into a tree the HTML walker reads (see above)."""
     data, label = read_source(source, name)
     declared = lookup(charset) if charset else None
-    unread = ""
     try:
-        root = etree.fromstring(data, _parser(declared, recover=False))
+        root = etree.fromstring(data, _parser(declared))
     except etree.XMLSyntaxError as exc:
-        line = exc.lineno if exc.lineno else "?"
-        unread = (
-            f"SVG not well-formed at line {line}: {exc.msg}; "
-            "what libxml2's recovery could read is given"
-        )
-        root = etree.fromstring(data, _parser(declared, recover=True))
+        as_html = load(data, charset=charset, name=label)
+        where = f"line {exc.lineno}" if exc.lineno else "its start"
+        damage = f"SVG not well-formed at {where}: {exc.msg}; read as HTML instead"
+        return replace(as_html, unread="; ".join(filter(None, (damage, as_html.unread))))
     tree = parse_html("")
     encoding = "utf-8"
     if root is not None:
@@ -109,7 +109,7 @@ def load_svg(source: Source, *, charset: str | None = None, name: str | None = N
         encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
     # An SVG's text is not kept: only the "saved from url" search reads it, and no browser
     # writes that comment into an SVG.
-    return Document(label, "", encoding, "xml", tree, unread)
+    return Document(label, "", encoding, "xml", tree)
 
 
 def _tag(element: Any) -> str:
