@@ -329,3 +329,30 @@ def test_a_directory_walk_reads_style_sheets_and_svg(
     assert capsys.readouterr().err.endswith(
         "5 files, 3 documents, 4 links; skipped 2 (2 not a document); 0 failed\n"
     )
+
+
+def test_a_media_type_added_to_the_registry_reaches_every_reader(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # one table for the four readers (HTTP, WARC, MIME, headers=): a row added there is read
+    # everywhere, and nowhere before it is added
+    odd = "text/x-sheet"
+    warc = _warc_record(SITE, _http(odd, SHEET), "application/http; msgtype=response")
+    response = tmp_path / "sheet.http"
+    response.write_bytes(_http(odd, SHEET))
+    message = (
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b"\r\n\r\n'
+        b"--b\r\nContent-Type: " + odd.encode() + b"\r\n\r\n" + SHEET + b"\r\n--b--\r\n"
+    )
+
+    def found() -> list[int]:
+        return [
+            len(extract_links(warc)),
+            len(extract_links(str(response), url=SITE)),
+            len(extract_links(message, url=SITE)),
+            len(extract_links(SHEET, url=SITE, headers={"Content-Type": odd})),
+        ]
+
+    assert found() == [0, 0, 0, 0]
+    monkeypatch.setitem(MEDIA_TYPES, odd, DocType.CSS)
+    assert found() == [2, 2, 2, 2]
