@@ -235,6 +235,10 @@ def test_an_svgs_transport_charset_wins_over_its_xml_declaration() -> None:
     assert [link.raw for link in links] == ["café.html"]
 
 
+def test_an_empty_svg_is_no_damage() -> None:
+    assert extract_links(b" \n", headers={"Content-Type": "image/svg+xml"}) == []
+
+
 def test_a_gzipped_svg_is_read() -> None:
     data = gzip.compress((SVG / "drawing.svg").read_bytes(), mtime=0)
     assert len(extract_links(data, name="drawing.svgz", url=DRAWING)) == 13

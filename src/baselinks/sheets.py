@@ -65,9 +65,13 @@ def sheet_links(document: Document) -> list[RawLink]:
 _XLINK = "http://www.w3.org/1999/xlink"
 _XML = "http://www.w3.org/XML/1998/namespace"
 # Elements of these namespaces are named by their local name, as the HTML parser names them.
-_OWN_NAMES = frozenset({
-    "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xhtml", "http://www.w3.org/1998/Math/MathML",
-})  # fmt: skip
+_OWN_NAMES = frozenset(
+    {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xhtml",
+        "http://www.w3.org/1998/Math/MathML",
+    }
+)
 # HTML "adjust foreign attributes": the namespaced attributes an inline <svg> keeps by name.
 _PREFIXES = {_XLINK: "xlink", _XML: "xml"}
 
@@ -94,6 +98,8 @@ def _parser(charset: str | None) -> etree.XMLParser:
 def load_svg(source: Source, *, charset: str | None = None, name: str | None = None) -> Document:
     """Read and parse one SVG document into a tree the HTML walker reads (see above)."""
     data, label = read_source(source, name)
+    if not data.strip():
+        return Document(label, "", "utf-8", "xml", parse_html(""))  # empty, as an empty page
     declared = lookup(charset) if charset else None
     try:
         root = etree.fromstring(data, _parser(declared))
@@ -102,11 +108,9 @@ def load_svg(source: Source, *, charset: str | None = None, name: str | None = N
         where = f"line {exc.lineno}" if exc.lineno else "its start"
         damage = f"SVG not well-formed at {where}: {exc.msg}; read as HTML instead"
         return replace(as_html, unread="; ".join(filter(None, (damage, as_html.unread))))
-    tree = parse_html("")
-    encoding = "utf-8"
-    if root is not None:
-        _copy_into(root, tree)
-        encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
+    tree = parse_html("")  # an empty <html>, the SVG element goes in it
+    _copy_into(root, tree)
+    encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
     # An SVG's text is not kept: only the "saved from url" search reads it, and no browser
     # writes that comment into an SVG.
     return Document(label, "", encoding, "xml", tree)
