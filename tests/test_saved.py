@@ -87,7 +87,7 @@ def test_a_percent_encoded_folder_name_is_found(tmp_path: Path) -> None:
      "#post_files/a", "?post_files/a", "files/a.png", "post_filesx/a.png"],
 )  # fmt: skip
 def test_what_is_not_a_link_into_the_saved_folder(reference: str) -> None:
-    assert not saved_copy(str(FIREFOX), reference)
+    assert saved_copy(str(FIREFOX), [reference, "post_files/a.png"]) == [False, True]
 
 
 def test_saved_copy_is_the_last_code() -> None:

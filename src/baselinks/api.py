@@ -214,11 +214,10 @@ def _part_links(part: Part, mode: str, select: str | None) -> tuple[list[Link], 
 def _saved_copies(links: list[Link], path: str) -> list[Link]:
     """The links of the file ``path`` that point into the folder a browser saved beside it,
     marked ``saved-copy`` (see diagnose.saved_copy); the others as they are."""
+    marks = saved_copy(path, [link.raw for link in links])
     return [
-        link._replace(problems=(*link.problems, "saved-copy"))
-        if saved_copy(path, link.raw)
-        else link
-        for link in links
+        link._replace(problems=(*link.problems, "saved-copy")) if marked else link
+        for link, marked in zip(links, marks, strict=True)
     ]
 
 

@@ -26,7 +26,7 @@ tuple is the order of :data:`CODES`, so output is stable.
 ``saved-copy``                a relative reference into the folder a browser saved beside the
                               page (``./page_files/a.css``; the folder is there on disk): the
                               URL never existed, the file is ``raw`` beside ``document``
-                              (:func:`saved_copy`; not from :func:`diagnose`, which sees no disk)
+                              (:func:`saved_copy`, not :func:`diagnose`, which sees no disk)
 ============================  ==============================================================
 """
 
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from urllib.parse import unquote
 
@@ -137,21 +138,29 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
 _SAVED_FOLDER_SUFFIX = "_files"
 
 
-def saved_copy(document: str, reference: str) -> bool:
-    """Whether ``reference`` (a link of the file ``document``, as written) points into a saved
-    copy's folder: a relative path whose first segment ends in ``_files`` and names a folder
-    that is there on disk beside the document. The string tests come first; the disk is
-    asked once per folder name and document folder (cached)."""
-    path = reference.strip("\t\n\x0c\r ")
-    if path.startswith("./"):
-        path = path[2:]
-    first, slash, _ = path.partition("/")
-    if not slash or not first.lower().endswith(_SAVED_FOLDER_SUFFIX) or ":" in first:
-        return False  # an absolute URL, "/x", "#x", "?x", "../x", or no folder named so
-    return _is_folder(os.path.dirname(document), first)
+def saved_copy(document: str, references: Iterable[str]) -> list[bool]:
+    """For each reference of the file ``document`` (as written), whether it points into a
+    saved copy's folder: a relative path whose first segment ends in ``_files`` and names a
+    folder that is there on disk beside the document. The string tests come first; the disk
+    is asked once per folder name of the document."""
+    directory = os.path.dirname(document)
+    folders: dict[str, bool] = {}
+    marks = []
+    for reference in references:
+        path = reference.strip("\t\n\x0c\r ")
+        if path.startswith("./"):
+            path = path[2:]
+        first, slash, _ = path.partition("/")
+        # not: an absolute URL, "/x", "#x", "?x", "../x", or no folder named so
+        if slash and first.lower().endswith(_SAVED_FOLDER_SUFFIX) and ":" not in first:
+            if first not in folders:
+                folders[first] = _is_folder(directory, first)
+            marks.append(folders[first])
+        else:
+            marks.append(False)
+    return marks
 
 
-@lru_cache(maxsize=256)
 def _is_folder(directory: str, name: str) -> bool:
     # as written (Chrome writes "./My Page_files/"), else percent-decoded (Firefox escapes)
     return os.path.isdir(os.path.join(directory, name)) or (
