@@ -11,7 +11,8 @@ browser at its own URL (the ``index.tsv`` beside it or above it: ``case``/``url`
 **Nothing is fetched from outside.** The browser runs with a fresh profile, every background
 service off and every host name unresolvable (``--host-resolver-rules``); and every request it
 makes is intercepted by the DevTools protocol's ``Fetch`` domain and answered here: the page
-itself with its bytes (``Content-Type: text/html`` without a charset, so that the browser
+itself with its bytes (``Content-Type: text/html``, or ``image/svg+xml`` for an SVG document,
+without a charset, so that the browser
 sniffs as baselinks does), every other request (images, scripts, frames, a meta refresh's
 navigation) with an empty ``204``, which loads nothing and navigates nowhere. Answering at the
 page's own URL, rather than serving it from 127.0.0.1, keeps the URL the page's links expect
@@ -189,7 +190,7 @@ class Browser:
         if body is not None and self.page_served is False:
             self.page_served = True
             headers = [
-                {"name": "Content-Type", "value": "text/html"},
+                {"name": "Content-Type", "value": self.page_type},
                 {"name": "Content-Security-Policy", "value": "script-src 'none'"},
             ]
             encoded = base64.b64encode(body).decode()
@@ -205,10 +206,11 @@ class Browser:
 
     page: bytes = b""
     page_served = True
+    page_type = "text/html"
 
-    def read(self, url: str, page: bytes) -> dict[str, Any]:
-        """The page loaded at ``url``, and what its DOM says (see READ_DOM)."""
-        self.page, self.page_served = page, False
+    def read(self, url: str, page: bytes, media_type: str = "text/html") -> dict[str, Any]:
+        """The page loaded at ``url`` as ``media_type``, and what its DOM says (READ_DOM)."""
+        self.page, self.page_served, self.page_type = page, False, media_type
         self.send("Page.navigate", url=url)
         for message in self.messages(20):
             if message.get("method") == "Page.loadEventFired" and self.page_served:
@@ -246,7 +248,11 @@ def _index(folder: Path) -> dict[Path, str]:
 def pages(paths: list[str]) -> Iterator[tuple[Path, str]]:
     """Each HTML page under ``paths`` and the URL it is given at."""
     for given in map(Path, paths):
-        files = sorted(given.rglob("*.htm*")) if given.is_dir() else [given]
+        files = (
+            sorted(p for p in given.rglob("*") if p.suffix in (".html", ".htm", ".svg"))
+            if given.is_dir()
+            else [given]
+        )
         urls = _index(given if given.is_dir() else given.parent)
         for path in files:
             relative = path.name if not given.is_dir() else path.relative_to(given).as_posix()
@@ -418,8 +424,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path, url in pages(args.paths):
             data = path.read_bytes()
-            seen = browser.read(url, data)
-            links = extract_links(data, url=url, mode="whatwg", name=str(path))
+            media_type = "image/svg+xml" if path.suffix == ".svg" else "text/html"
+            seen = browser.read(url, data, media_type)
+            links = extract_links(
+                data,
+                url=url,
+                mode="whatwg",
+                name=str(path),
+                headers={"Content-Type": media_type},
+                on_error=lambda error: print(f"baselinks: {error}", file=sys.stderr),
+            )
             document = load(data)
             page = Page(document.tree, document.encoding, seen["charset"])
             compare(str(path), seen, links, page, tally)
