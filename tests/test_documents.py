@@ -360,3 +360,10 @@ def test_a_media_type_added_to_the_registry_reaches_every_reader(
     assert found() == [0, 0, 0, 0]
     monkeypatch.setitem(MEDIA_TYPES, odd, DocType.CSS)
     assert found() == [2, 2, 2, 2]
+
+
+def test_a_style_sheet_built_to_hurt_gives_every_link() -> None:
+    # 100,000 nested brackets (the scanner keeps a stack, no recursion), then a later rule
+    css = b"a{b:" + b"(" * 100_000 + b"url(x.png)" + b")" * 100_000 + b"} c{d:url(y.png)}"
+    links = extract_links(css, headers={"Content-Type": "text/css"})
+    assert [link.raw for link in links] == ["x.png", "y.png"]
