@@ -1,12 +1,15 @@
 """A browser as the oracle: headless Chromium's resolved URLs against baselinks' whatwg mode.
 
-    python benchmarks/browser_oracle.py fixtures/html /work/shared/corpus/html \\
+    python benchmarks/browser_oracle.py fixtures/html fixtures/browser/pages fixtures/svg \\
+        fixtures/css /work/shared/corpus/html \\
         [--golden fixtures/browser] [--differences FILE.tsv] [--chromium PATH]
 
-Needs Debian's ``chromium`` and the ``bench`` extra (``websockets``). Each page is given to the
-browser at its own URL (the ``index.tsv`` beside it or above it: ``case``/``url`` as in
-``fixtures/html``, ``relpath``/``retrieval_url`` as in the shared corpus; else
-``http://127.0.0.1/<path>``), and baselinks gets the same bytes and the same URL.
+Needs Debian's ``chromium`` and the ``bench`` extra (``websockets``). Each page (``.html``,
+``.htm``; an SVG ``.svg`` as ``image/svg+xml``; a style sheet ``.css`` through a page that
+links it, read from the CSSOM: see READ_SHEET) is given to the browser at its own URL (the
+``index.tsv`` beside it or above it: ``case``/``url`` as in ``fixtures/html``,
+``relpath``/``retrieval_url`` as in the shared corpus; else ``http://127.0.0.1/<path>``), and
+baselinks gets the same bytes and the same URL.
 
 **Nothing is fetched from outside.** The browser runs with a fresh profile, every background
 service off and every host name unresolvable (``--host-resolver-rules``); and every request it
@@ -58,7 +61,8 @@ from pathlib import Path
 from typing import Any
 
 from baselinks import Link, extract_links
-from baselinks.load import load
+from baselinks.load import load, parse_html
+from baselinks.sheets import load_css, load_svg
 
 # The JS that reads the DOM: [tag, attr, value as written, resolved URL, how] per link.
 READ_DOM = r"""
@@ -107,6 +111,35 @@ READ_DOM = r"""
   }
   walk(document);
   return {base: document.baseURI, url: document.URL, charset: document.characterSet, links};
+})()
+"""
+
+# A style sheet's links as the browser tokenized them (the CSSOM keeps each URL decoded, as
+# written: Chromium serializes url("...") strings unresolved), resolved by the browser's URL
+# parser against the sheet's URL: [tag "css", "@import" or "url()", value, URL, "url"].
+READ_SHEET = r"""
+(() => {
+  const sheet = document.styleSheets[0], links = [];
+  const resolve = value => {
+    try { return new URL(value, sheet.href).href; } catch (e) { return value; }
+  };
+  const URLS = /url\("((?:[^"\\]|\\.)*)"\)/g;
+  const walk = rules => {
+    for (const rule of rules) {
+      if (rule instanceof CSSImportRule) {
+        links.push(["css", "@import", rule.href, resolve(rule.href), "url"]);
+        continue;
+      }
+      const text = rule.style ? rule.style.cssText : "";
+      for (const found of text.matchAll(URLS)) {
+        const value = JSON.parse('"' + found[1] + '"');
+        links.push(["css", "url()", value, resolve(value), "url"]);
+      }
+      if (rule.cssRules) walk(rule.cssRules);
+    }
+  };
+  walk(sheet.cssRules);
+  return {base: sheet.href, url: sheet.href, charset: document.characterSet, links};
 })()
 """
 
@@ -184,38 +217,56 @@ class Browser:
                 yield message
 
     def answer(self, paused: dict[str, Any]) -> None:
-        """Every request answered here: the page once, an empty 204 for everything else."""
-        request_id = paused["requestId"]
-        body = self.page if paused.get("resourceType") == "Document" else None
-        if body is not None and self.page_served is False:
+        """Every request answered here: the page once (and a style sheet's wrapper its sheet),
+        an empty 204 for everything else."""
+        request_id, kind = paused["requestId"], paused.get("resourceType")
+        if kind == "Document" and self.page_served is False:
             self.page_served = True
-            headers = [
-                {"name": "Content-Type", "value": self.page_type},
-                {"name": "Content-Security-Policy", "value": "script-src 'none'"},
-            ]
-            encoded = base64.b64encode(body).decode()
-            self.send(
-                "Fetch.fulfillRequest",
-                requestId=request_id,
-                responseCode=200,
-                responseHeaders=headers,
-                body=encoded,
-            )
+            self.fulfil(request_id, self.page, self.page_type)
+        elif kind == "Stylesheet" and paused["request"]["url"] == self.sheet_url:
+            self.sheet_url = ""  # once: an @import of itself is not served again
+            self.fulfil(request_id, self.sheet, "text/css")
         else:
             self.send("Fetch.fulfillRequest", requestId=request_id, responseCode=204)
+
+    def fulfil(self, request_id: str, body: bytes, media_type: str) -> None:
+        headers = [
+            {"name": "Content-Type", "value": media_type},
+            {"name": "Content-Security-Policy", "value": "script-src 'none'"},
+        ]
+        encoded = base64.b64encode(body).decode()
+        self.send(
+            "Fetch.fulfillRequest",
+            requestId=request_id,
+            responseCode=200,
+            responseHeaders=headers,
+            body=encoded,
+        )
 
     page: bytes = b""
     page_served = True
     page_type = "text/html"
+    sheet: bytes = b""
+    sheet_url = ""
 
     def read(self, url: str, page: bytes, media_type: str = "text/html") -> dict[str, Any]:
-        """The page loaded at ``url`` as ``media_type``, and what its DOM says (READ_DOM)."""
+        """The page loaded at ``url`` as ``media_type``, and what its DOM says (READ_DOM).
+
+        A style sheet is loaded by a page of its own (UTF-8, so that the sheet's "environment
+        encoding" is baselinks' fallback too), and read by READ_SHEET.
+        """
+        script = READ_DOM
+        if media_type == "text/css":
+            self.sheet, self.sheet_url = page, url
+            page = f'<!DOCTYPE html><meta charset="utf-8"><link rel="stylesheet" href="{url}">'
+            page, url, media_type = page.encode(), f"{url}.oracle.html", "text/html"
+            script = READ_SHEET
         self.page, self.page_served, self.page_type = page, False, media_type
         self.send("Page.navigate", url=url)
         for message in self.messages(20):
             if message.get("method") == "Page.loadEventFired" and self.page_served:
                 break
-        result = self.call("Runtime.evaluate", expression=READ_DOM, returnByValue=True)
+        result = self.call("Runtime.evaluate", expression=script, returnByValue=True)
         self.call("Page.navigate", url="about:blank")
         for message in self.messages(5):
             if message.get("method") == "Page.loadEventFired":
@@ -245,11 +296,20 @@ def _index(folder: Path) -> dict[Path, str]:
     return urls
 
 
+# What a file is served as, by its suffix.
+MEDIA_TYPES = {
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".svg": "image/svg+xml",
+    ".css": "text/css",
+}
+
+
 def pages(paths: list[str]) -> Iterator[tuple[Path, str]]:
     """Each HTML page under ``paths`` and the URL it is given at."""
     for given in map(Path, paths):
         files = (
-            sorted(p for p in given.rglob("*") if p.suffix in (".html", ".htm", ".svg"))
+            sorted(p for p in given.rglob("*") if p.suffix in MEDIA_TYPES)
             if given.is_dir()
             else [given]
         )
@@ -281,8 +341,10 @@ def _ours(links: list[Link], pairs: set[tuple[str, str]]) -> dict[Key, list[str]
     for link in links:
         # HTML's parser makes <image> an <img>; libxml2 keeps the name (the same element)
         tag = "img" if link.tag == "image" and link.attr == "src" else link.tag
-        if (tag, link.attr) in pairs:
-            found[(tag, link.attr, link.raw)].append(link.url)
+        # the CSSOM writes an image-set() string as url(): one syntax for both
+        attr = "url()" if (tag, link.attr) == ("css", "image-set()") else link.attr
+        if (tag, attr) in pairs:
+            found[(tag, attr, link.raw)].append(link.url)
     return found
 
 
@@ -314,6 +376,14 @@ class Page:
             for element in self.tree.iter(tag)
             if element.get(attr) == raw and next(element.iterancestors(ancestor), None) is not None
         )
+
+
+def _page(data: bytes, media_type: str, seen: dict[str, Any]) -> Page:
+    if media_type == "text/css":  # no tree; the wrapper page's charset is not the sheet's
+        sheet = load_css(data)
+        return Page(parse_html(""), sheet.encoding, sheet.encoding)
+    document = load(data) if media_type == "text/html" else load_svg(data)
+    return Page(document.tree, document.encoding, seen["charset"])
 
 
 def classify(key: Key, browser: str, ours: str, page: Page) -> str:
@@ -424,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path, url in pages(args.paths):
             data = path.read_bytes()
-            media_type = "image/svg+xml" if path.suffix == ".svg" else "text/html"
+            media_type = MEDIA_TYPES[path.suffix]
             seen = browser.read(url, data, media_type)
             links = extract_links(
                 data,
@@ -434,9 +504,7 @@ def main(argv: list[str] | None = None) -> int:
                 headers={"Content-Type": media_type},
                 on_error=lambda error: print(f"baselinks: {error}", file=sys.stderr),
             )
-            document = load(data)
-            page = Page(document.tree, document.encoding, seen["charset"])
-            compare(str(path), seen, links, page, tally)
+            compare(str(path), seen, links, _page(data, media_type, seen), tally)
             if args.golden is not None:
                 write_golden(args.golden / f"{path.stem}.json", browser.version, path, url, seen)
     finally:

@@ -2,12 +2,13 @@
 baselinks' whatwg mode, without a browser.
 
 ``fixtures/browser/<page>.json`` holds, for each page of ``fixtures/html`` and
-``fixtures/browser/pages`` and each SVG document of ``fixtures/svg``, what Chromium's DOM said (its IDL attributes: ``a.href``,
+``fixtures/browser/pages``, each SVG document of ``fixtures/svg`` and each style sheet of
+``fixtures/css`` (its CSSOM's URLs, resolved by ``new URL()``), what Chromium's DOM said (its IDL attributes: ``a.href``,
 ``img.src``, ``form.action`` ...; ``new URL()`` for SVG), written by
 ``benchmarks/browser_oracle.py``, which also says how. Regenerate after a fixture changes:
 
     python benchmarks/browser_oracle.py fixtures/html fixtures/browser/pages fixtures/svg \\
-        --golden fixtures/browser
+        fixtures/css --golden fixtures/browser
 
 Every URL the browser resolved must be baselinks' too, and baselinks must give no link of those
 attributes that the browser's DOM lacks; each known difference is a strict xfail whose reason
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +35,7 @@ RECORDS: dict[str, dict[str, Any]] = {
     for path in sorted(GOLDEN.glob("*.json"))
 }
 Key = tuple[str, str, str]  # tag, attr, value as written
+MEDIA_TYPES = {".html": "text/html", ".svg": "image/svg+xml", ".css": "text/css"}
 
 _REASONS = {
     "encoding": "Chromium decodes this small undeclared non-ASCII page as windows-1252; "
@@ -83,19 +86,20 @@ def _ours(case: str) -> tuple[dict[Key, list[str]], str]:
     """baselinks' URLs of the page, by (tag, attr, value), in the browser's (tag, attr) terms;
     and the page's base."""
     record = RECORDS[case]
-    svg = record["page"].endswith(".svg")  # served to the browser as image/svg+xml
     links = extract_links(
         (ROOT / record["page"]).read_bytes(),
         url=record["url"],
         mode="whatwg",
-        headers={"Content-Type": "image/svg+xml" if svg else "text/html"},
+        headers={"Content-Type": MEDIA_TYPES[Path(record["page"]).suffix]},  # as served
         on_error=lambda error: None,  # broken.svg: its damage is tests/test_documents.py's
     )
     found: dict[Key, list[str]] = defaultdict(list)
     for link in links:
         # HTML's parser makes <image src> an <img>; libxml2 keeps its name
         tag = "img" if (link.tag, link.attr) == ("image", "src") else link.tag
-        found[(tag, link.attr, link.raw)].append(link.url)
+        # the CSSOM writes an image-set() string as url()
+        attr = "url()" if (tag, link.attr) == ("css", "image-set()") else link.attr
+        found[(tag, attr, link.raw)].append(link.url)
     bases = Counter(link.base for link in links if link.tag not in ("object", "applet"))
     return found, bases.most_common(1)[0][0] if bases else ""
 
@@ -122,7 +126,9 @@ def _extra_params() -> list[Any]:
     browser's DOM has none of (computed from the committed files and the fixtures)."""
     params = []
     for case, record in RECORDS.items():
+        # the attributes the browser reflects, and those it answered for (SVG, CSS)
         reflected = {tuple(pair) for pair in record["reflected"]}
+        reflected |= {(tag, attr) for tag, attr, *_ in record["links"]}
         browser = _browser(case)
         for key in _ours(case)[0]:
             if key[:2] in reflected and key not in browser:
@@ -134,6 +140,7 @@ def test_every_fixture_page_has_the_browsers_answer() -> None:
     pages = {p.stem for p in (FIXTURES / "html").glob("*.html")}
     pages |= {p.stem for p in (GOLDEN / "pages").glob("*.html")}
     pages |= {p.stem for p in (FIXTURES / "svg").glob("*.svg")}
+    pages |= {p.stem for p in (FIXTURES / "css").glob("*.css")}
     assert pages == set(RECORDS)
     assert all(record["chromium"].startswith("Chrome/") for record in RECORDS.values())
 
