@@ -467,16 +467,17 @@ def test_input_error_is_exported() -> None:
 
 
 def test_one_bad_part_never_stops_the_other_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    import baselinks.api
+    from baselinks.containers.doctypes import DocType
+    from baselinks.sheets import LOADERS
 
-    real_load = baselinks.api.load
+    real_load = LOADERS[DocType.HTML]
 
     def load(body: bytes, **options: object) -> object:
         if b"bad" in body:
             raise ValueError("cannot parse")
-        return real_load(body, **options)  # type: ignore[arg-type]
+        return real_load(body, **options)
 
-    monkeypatch.setattr(baselinks.api, "load", load)
+    monkeypatch.setitem(LOADERS, DocType.HTML, load)  # type: ignore[arg-type]
     message = (
         b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b"\r\n\r\n'
         b"--b\r\nContent-Type: text/html\r\n\r\n<a href=bad>\r\n"

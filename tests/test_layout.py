@@ -22,8 +22,10 @@ ALLOWED_THIRD_PARTY = {
     "load": {"lxml"},
     "base": {"lxml"},
     "walk": {"lxml"},
+    "sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
     "containers": set(),
     "containers.entries": set(),
+    "containers.doctypes": set(),
     "containers.sniff": set(),
     # brotli and zstd (the stdlib's from 3.14, else backports.zstd) are imported where used
     "containers.httpmsg": {"brotli", "compression", "backports"},

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import inspect
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any, NamedTuple, ParamSpec
@@ -30,12 +31,13 @@ from .base import (
 from .batch import Input, Options, Source, Summary, Task, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
-from .diagnose import diagnose
+from .diagnose import diagnose, saved_copy
 from .encoding import browser_encoding, query_codec
 from .errors import BaselinksError, InputError, SelectError, raise_first
-from .load import Document, load, load_text, parse_html
+from .load import Document, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode, encoding_parse
+from .sheets import LOADERS, sheet_links
 from .walk import (
     PLACEMENTS,
     RawLink,
@@ -225,11 +227,29 @@ def _placed(link: Link, codes: tuple[str, ...]) -> Link:
     return link._replace(problems=link.problems + added) if added else link
 
 
+def _sheet_links(
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
+) -> list[Link]:
+    """resolve for a style sheet (sheets.py): against its own URL, no <base>, no elements for
+    ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
+    if select is not None:
+        return []
+    link = _Linker(fallback, mode, document.name).link
+    return [link(raw) for raw in sheet_links(document)]
+
+
 def _part_links(
     part: Part, mode: str, select: str | None, attributes: tuple[tuple[str, str], ...] = ()
 ) -> tuple[list[Link], str]:
     """One document of an input: its HTTP header links, then its own; and what of it could
     not be read ("" when all of it was)."""
+    load = LOADERS[part.doctype]
     document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
     retrieval = retrieval_base(part.retrieval, document.text if document else "")
     retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
@@ -242,8 +262,21 @@ def _part_links(
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
-        links.extend(_document_links(document, fallback, mode, select, unread, 0, attributes))
+        walk = _document_links if document.tree is not None else _sheet_links
+        links.extend(walk(document, fallback, mode, select, unread, 0, attributes))
+        if part.status is None and not part.locations and os.path.isfile(part.name):
+            links = _saved_copies(links, part.name)
     return links, "; ".join(unread)
+
+
+def _saved_copies(links: list[Link], path: str) -> list[Link]:
+    """The links of the file ``path`` that point into the folder a browser saved beside it,
+    marked ``saved-copy`` (see diagnose.saved_copy); the others as they are."""
+    marks = saved_copy(path, [link.raw for link in links])
+    return [
+        link._replace(problems=(*link.problems, "saved-copy")) if marked else link
+        for link, marked in zip(links, marks, strict=True)
+    ]
 
 
 def iter_links(

@@ -23,17 +23,24 @@ tuple is the order of :data:`CODES`, so output is stable.
                               §2 and §2.3: relative URLs apply only to those schemes)
 ``dot-segments-above-root``   a ``..`` segment left in the result: more ``..`` than the base
                               has levels (RFC 1808 §5.2)
+``saved-copy``                a relative reference into the folder a browser saved beside the
+                              page (``./page_files/a.css``; the folder is there on disk): the
+                              URL never existed, the file is ``raw`` beside ``document``
+                              (:func:`saved_copy`, not :func:`diagnose`, which sees no disk)
 ============================  ==============================================================
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable
 from functools import lru_cache
+from urllib.parse import unquote
 
 from .url import SCHEME_RE, split
 
-__all__ = ["CODES", "diagnose"]
+__all__ = ["CODES", "diagnose", "saved_copy"]
 
 CODES = (
     "no-base",
@@ -44,7 +51,10 @@ CODES = (
     "colon-in-first-segment",
     "unsuitable-base",
     "dot-segments-above-root",
+    "saved-copy",
 )
+# The codes diagnose() gives from strings alone: all but saved-copy, which asks the disk.
+_STRING_CODES = tuple(code for code in CODES if code != "saved-copy")
 
 # One character class each: a search is linear in the input, no backtracking possible.
 _INVALID = re.compile(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]')
@@ -117,4 +127,42 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
     ):
         return ()
     flags = (no_base, result is None, invalid, bad_escape, loophole, colon, unsuitable, above_root)
-    return tuple(code for code, on in zip(CODES, flags, strict=True) if on)
+    return tuple(code for code, on in zip(_STRING_CODES, flags, strict=True) if on)
+
+
+# "Save page, complete" in Chrome and Firefox writes page.html and, beside it, the folder
+# page_files/ with the page's style sheets, images and scripts, and rewrites the page's links
+# into it: <link href="./page_files/site.css">. Against the page's "saved from url" (or any
+# URL given) such a link becomes https://site/blog/page_files/site.css, a URL that never
+# existed. (Internet Explorer's localised names, "-Dateien", "_archivos"..., are not known.)
+_SAVED_FOLDER_SUFFIX = "_files"
+
+
+def saved_copy(document: str, references: Iterable[str]) -> list[bool]:
+    """For each reference of the file ``document`` (as written), whether it points into a
+    saved copy's folder: a relative path whose first segment ends in ``_files`` and names a
+    folder that is there on disk beside the document. The string tests come first; the disk
+    is asked once per folder name of the document."""
+    directory = os.path.dirname(document)
+    folders: dict[str, bool] = {}
+    marks = []
+    for reference in references:
+        path = reference.strip("\t\n\x0c\r ")
+        if path.startswith("./"):
+            path = path[2:]
+        first, slash, _ = path.partition("/")
+        # not: an absolute URL, "/x", "#x", "?x", "../x", or no folder named so
+        if slash and first.lower().endswith(_SAVED_FOLDER_SUFFIX) and ":" not in first:
+            if first not in folders:
+                folders[first] = _is_folder(directory, first)
+            marks.append(folders[first])
+        else:
+            marks.append(False)
+    return marks
+
+
+def _is_folder(directory: str, name: str) -> bool:
+    # as written (Chrome writes "./My Page_files/"), else percent-decoded (Firefox escapes)
+    return os.path.isdir(os.path.join(directory, name)) or (
+        "%" in name and os.path.isdir(os.path.join(directory, unquote(name)))
+    )

@@ -1,11 +1,14 @@
 """load, for inputs that hold documents: recognise the input, then open its container.
 
-    input ──sniff──► WARC / ARC    warc.py     one Part per HTML response or resource record
-                     MIME / MHTML  mime.py     one Part per text/html part, with its base headers
+    input ──sniff──► WARC / ARC    warc.py     one Part per document response or resource record
+                     MIME / MHTML  mime.py     one Part per document part, with its base headers
                      HTTP          httpmsg.py  one Part: the response body, its headers
                      gzip          (here)      decompressed (capped), then recognised again
+                     CSS / SVG     (here)      one Part, by the name (.css, .svg) or an <svg root
                      HTML / text   (here)      one Part: the bytes as they are
                      binary        (here)      Skipped in a directory walk, an error if named
+
+Which media types are documents (HTML, CSS, SVG) is one table, :mod:`.doctypes`.
 
 Nothing here resolves a URL or parses HTML: a :class:`Part` is bytes plus the raw facts the
 base stage needs (retrieval URL, MIME base headers, HTTP headers).
@@ -19,9 +22,9 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from ..errors import InputError
-from .entries import HTML_TYPES, Entry, Part, Skipped
+from .doctypes import HTML_TYPES, DocType, document_type, file_type, may_be_document
+from .entries import Entry, Part, Skipped
 from .httpmsg import (
-    UNKNOWN_TYPES,
     decode_body,
     inflate,
     media_type,
@@ -142,6 +145,8 @@ def _entries(
         yield from iter_parts(_read(stream, name), name, url)
     elif kind is Kind.HTTP:
         yield response_part(parse_response(_read(stream, name)), name, url, charset)
+    elif kind in (Kind.HTML, Kind.TEXT) and not headers and (doctype := file_type(name, head)):
+        yield Part(name, _read(stream, name), charset, url, doctype=doctype)
     elif kind is Kind.BINARY and not headers:
         label = binary_label(head) or "binary data"
         if named:
@@ -165,7 +170,7 @@ def _fetched(
 ) -> Iterator[Entry]:
     """A body a caller fetched, with its response headers: HTML unless they say otherwise."""
     essence, declared = media_type(headers)
-    if essence not in HTML_TYPES and essence not in UNKNOWN_TYPES:
+    if not may_be_document(essence):
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
@@ -173,4 +178,6 @@ def _fetched(
     except InputError as exc:
         yield exc.located(name)
         return
-    yield Part(name, decoded, charset or declared, url, (), None, headers)
+    # a body the caller fetched is taken as HTML when its type says nothing (not sniffed)
+    doctype = document_type(essence, decoded) or DocType.HTML
+    yield Part(name, decoded, charset or declared, url, (), None, headers, doctype)

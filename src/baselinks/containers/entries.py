@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .doctypes import HTML_TYPES, DocType
 
 __all__ = ["HTML_TYPES", "Entry", "Part", "Skipped"]
-
-# The media types that are HTML documents (HTML standard §16.1 text/html, and XHTML).
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +26,7 @@ class Part:
     locations: tuple[str, ...] = ()  # RFC 1808 §3.2: base headers, outermost entity first
     status: int | None = None  # HTTP status, when the document came in an HTTP response
     headers: tuple[tuple[str, str], ...] = ()  # HTTP response headers (Location, Link, Refresh)
+    doctype: DocType = DocType.HTML  # how the body is loaded: HTML, a style sheet, SVG
 
 
 @dataclass(frozen=True, slots=True)

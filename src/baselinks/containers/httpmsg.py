@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
-from .entries import HTML_TYPES, Part, Skipped
-from .sniff import HEAD_BYTES, Kind, sniff
+from .doctypes import DocType, document_type, may_be_document
+from .entries import Part, Skipped
 
 __all__ = [
     "MAX_DECODED_BYTES",
@@ -253,17 +253,8 @@ def decode_body(body: bytes, headers: Iterable[tuple[str, str]]) -> bytes:
     return body
 
 
-# WHATWG MIME Sniffing §7: a response with no type, or one of these, is sniffed.
-UNKNOWN_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
 # Response headers that carry links (walk.header_links finds them).
 LINK_HEADERS = ("location", "link", "refresh")
-
-
-def is_html(essence: str, body: bytes) -> bool:
-    """An HTML document by its media type, or, when the type says nothing, by sniffing."""
-    return essence in HTML_TYPES or (
-        essence in UNKNOWN_TYPES and sniff(body[:HEAD_BYTES]) is Kind.HTML
-    )
 
 
 def response_part(
@@ -271,16 +262,27 @@ def response_part(
 ) -> Part | Skipped:
     """The document an HTTP response carries, or why it carries none.
 
-    A response that is not HTML still yields a bodiless :class:`Part` when its headers carry
+    A response that is no document still yields a bodiless :class:`Part` when its headers carry
     links (a redirect's ``Location``, a ``Link`` header), so a crawler sees those edges.
     ``charset``, when given, overrides the ``Content-Type``'s.
     """
     essence, declared = media_type(response.headers)
     has_header_links = any(key.lower() in LINK_HEADERS for key, _ in response.headers)
     body: bytes | None = None
-    if essence in HTML_TYPES or essence in UNKNOWN_TYPES:
+    doctype: DocType | None = None
+    if may_be_document(essence):
         decoded = decode_body(response.body, response.headers)
-        body = decoded if is_html(essence, decoded) else None
+        doctype = document_type(essence, decoded)
+        body = decoded if doctype is not None else None
     if body is None and not has_header_links:
         return Skipped(name, f"not HTML ({essence or 'no Content-Type'})")
-    return Part(name, body, charset or declared, retrieval, (), response.status, response.headers)
+    return Part(
+        name,
+        body,
+        charset or declared,
+        retrieval,
+        (),
+        response.status,
+        response.headers,
+        doctype or DocType.HTML,
+    )

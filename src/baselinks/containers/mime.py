@@ -29,7 +29,8 @@ from email.message import EmailMessage, Message
 from email.parser import BytesParser
 
 from ..errors import InputError
-from .entries import HTML_TYPES, Entry, Part
+from .doctypes import document_type
+from .entries import Entry, Part
 
 __all__ = ["MAX_MIME_DEPTH", "iter_parts"]
 
@@ -117,7 +118,8 @@ class _Walker:
                     name,
                 )
             return
-        if content_type in HTML_TYPES:
+        doctype = document_type(content_type, b"")  # email gives every part a type
+        if doctype is not None:
             body = entity.get_payload(decode=True)
             yield Part(
                 name,
@@ -125,6 +127,7 @@ class _Walker:
                 entity.get_content_charset(),
                 self.retrieval,
                 locations,
+                doctype=doctype,
             )
 
     def repair_boundary(

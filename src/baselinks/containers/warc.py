@@ -37,11 +37,10 @@ from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeadersParserException
 
 from ..errors import InputError
-from .entries import HTML_TYPES, Entry, Part, Skipped
+from .doctypes import document_type, may_be_document
+from .entries import Entry, Part, Skipped
 from .httpmsg import (
     MAX_DECODED_BYTES,
-    UNKNOWN_TYPES,
-    is_html,
     media_type,
     parse_response,
     response_part,
@@ -154,12 +153,12 @@ def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -
         except InputError:
             return None
         essence, _ = media_type(response.headers)
-        if essence in HTML_TYPES or essence in UNKNOWN_TYPES:
+        if may_be_document(essence):
             return None
         # a bodiless Part when the headers carry links, else Skipped
         return response_part(replace(response, body=b""), name, target or None)
     kind, _ = media_type([("Content-Type", record.content_type or "")])
-    if kind in HTML_TYPES or kind in UNKNOWN_TYPES:
+    if may_be_document(kind):
         return None
     return Skipped(name, f"not HTML ({kind})")
 
@@ -173,8 +172,9 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> E
             return Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")
         raise InputError("response record without an HTTP status line")
     kind, charset = media_type([("Content-Type", record.content_type or "")])
-    if is_html(kind, block):
-        return Part(name, block, charset, target or None)
+    doctype = document_type(kind, block)
+    if doctype is not None:
+        return Part(name, block, charset, target or None, doctype=doctype)
     return Skipped(name, f"not HTML ({kind or 'no Content-Type'})")
 
 

@@ -1,0 +1,167 @@
+"""A browser's answers, kept: headless Chromium's resolved URLs for the fixture pages against
+baselinks' whatwg mode, without a browser.
+
+``fixtures/browser/<page>.json`` holds, for each page of ``fixtures/html`` and
+``fixtures/browser/pages``, each SVG document of ``fixtures/svg`` and each style sheet of
+``fixtures/css`` (its CSSOM's URLs, resolved by ``new URL()``), what Chromium's DOM said (its IDL attributes: ``a.href``,
+``img.src``, ``form.action`` ...; ``new URL()`` for SVG), written by
+``benchmarks/browser_oracle.py``, which also says how. Regenerate after a fixture changes:
+
+    python benchmarks/browser_oracle.py fixtures/html fixtures/browser/pages fixtures/svg \\
+        fixtures/css --golden fixtures/browser
+
+Every URL the browser resolved must be baselinks' too, and baselinks must give no link of those
+attributes that the browser's DOM lacks; each known difference is a strict xfail whose reason
+is its class in docs/reference.md ("Against a browser").
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baselinks import extract_links
+from conftest import FIXTURES
+
+ROOT = FIXTURES.parent
+GOLDEN = FIXTURES / "browser"
+RECORDS: dict[str, dict[str, Any]] = {
+    path.stem: json.loads(path.read_text(encoding="utf-8"))
+    for path in sorted(GOLDEN.glob("*.json"))
+}
+Key = tuple[str, str, str]  # tag, attr, value as written
+MEDIA_TYPES = {".html": "text/html", ".svg": "image/svg+xml", ".css": "text/css"}
+
+_REASONS = {
+    "encoding": "Chromium decodes this small undeclared non-ASCII page as windows-1252; "
+    "baselinks takes valid UTF-8 as UTF-8 (docs/reference.md, Decoding)",
+    "frame-outside-frameset": "HTML's parser ignores a <frame> outside <frameset>; "
+    "libxml2 keeps it",
+    "svg-base": "a <base> inside <svg> is no SVG element and its href no link; the oracle's "
+    "new URL() reads every foreign href",
+    "codebase": "baselinks resolves object data against codebase (HTML 4 §13.3); HTML and "
+    "browsers dropped codebase",
+    "template-inert": "template contents live in an inert document with no URL: Chromium "
+    "resolves against about:blank or not at all; baselinks against the page's base",
+    "quote-in-query": "Chromium escapes ' in every query; the URL Standard only in the "
+    "queries of special schemes",
+    "data-newline": "Chromium keeps a data: URL's newline as %0A; the URL Standard removes "
+    "tabs and newlines",
+    "file-drive-letter": "Chromium on Linux writes file:///C| as C%7C; the URL Standard makes "
+    "a Windows drive letter C:",
+    "html-end-in-attribute": "a baselinks bug: load.py blanks every </html> in the bytes, "
+    "inside an attribute value too",
+    "noscript": "the browser runs with scripting enabled: <noscript> content is text, no "
+    "element; baselinks reports its links",
+}
+# (page, tag, attr, value as written) -> class of difference; the classes of
+# benchmarks/browser_oracle.py, each explained in docs/reference.md
+KNOWN: dict[tuple[str, str, str, str], str] = {
+    ("utf8-undeclared", "a", "href", "cafÃ©.html"): "encoding",
+    ("utf8-undeclared", "a", "href", "/\u00e2\u201a\u00ac/"): "encoding",  # "/€/" as windows-1252
+    ("utf8-undeclared", "a", "href", "café.html"): "encoding",
+    ("utf8-undeclared", "a", "href", "/€/"): "encoding",
+    ("sources-embedded", "frame", "src", "f.html"): "frame-outside-frameset",
+    ("sources-embedded", "frame", "longdesc", "f-desc.html"): "frame-outside-frameset",
+    ("base-in-template-svg", "base", "href", "http://svg.example/"): "svg-base",
+    ("sources-object", "object", "data", "widget.dat"): "codebase",
+    ("browser-quirks", "use", "href", "#icon"): "template-inert",
+    ("browser-quirks", "a", "href", "in-template.html"): "template-inert",
+    ("browser-quirks", "a", "href", "mailto:?subject=It's%20here"): "quote-in-query",
+    ("browser-quirks", "image", "xlink:href", "data:image/png;base64,iVBO\n   Rw0K"): "data-newline",
+    ("browser-quirks", "img", "src", "file:///C|/Documents/a.png"): "file-drive-letter",
+    ("browser-quirks", "iframe", "src", 'javascript:"<html><body></body></html>"'): "html-end-in-attribute",
+    ("browser-quirks", "iframe", "src", 'javascript:"<html><body></body>       "'): "html-end-in-attribute",
+    ("browser-quirks", "img", "src", "noscript.png"): "noscript",
+}  # fmt: skip
+
+
+@cache
+def _ours(case: str) -> tuple[dict[Key, list[str]], str]:
+    """baselinks' URLs of the page, by (tag, attr, value), in the browser's (tag, attr) terms;
+    and the page's base."""
+    record = RECORDS[case]
+    links = extract_links(
+        (ROOT / record["page"]).read_bytes(),
+        url=record["url"],
+        mode="whatwg",
+        headers={"Content-Type": MEDIA_TYPES[Path(record["page"]).suffix]},  # as served
+        on_error=lambda error: None,  # broken.svg: its damage is tests/test_documents.py's
+    )
+    found: dict[Key, list[str]] = defaultdict(list)
+    for link in links:
+        # HTML's parser makes <image src> an <img>; libxml2 keeps its name
+        tag = "img" if (link.tag, link.attr) == ("image", "src") else link.tag
+        # the CSSOM writes an image-set() string as url()
+        attr = "url()" if (tag, link.attr) == ("css", "image-set()") else link.attr
+        found[(tag, attr, link.raw)].append(link.url)
+    bases = Counter(link.base for link in links if link.tag not in ("object", "applet"))
+    return found, bases.most_common(1)[0][0] if bases else ""
+
+
+def _browser(case: str) -> dict[Key, list[str]]:
+    found: dict[Key, list[str]] = defaultdict(list)
+    for tag, attr, raw, url, _how in RECORDS[case]["links"]:
+        found[(tag, attr, raw)].append(url)
+    return found
+
+
+def _param(case: str, key: Key) -> Any:
+    known = KNOWN.get((case, *key))
+    marks = [pytest.mark.xfail(strict=True, reason=f"{known}: {_REASONS[known]}")] if known else []
+    return pytest.param(case, key, marks=marks, id=f"{case}:{key[0]}[{key[1]}]={key[2][:40]}")
+
+
+def _browser_params() -> list[Any]:
+    return [_param(case, key) for case in RECORDS for key in _browser(case)]
+
+
+def _extra_params() -> list[Any]:
+    """The (page, key) pairs baselinks gives in an attribute the browser reflects, but the
+    browser's DOM has none of (computed from the committed files and the fixtures)."""
+    params = []
+    for case, record in RECORDS.items():
+        # the attributes the browser reflects, and those it answered for (SVG, CSS)
+        reflected = {tuple(pair) for pair in record["reflected"]}
+        reflected |= {(tag, attr) for tag, attr, *_ in record["links"]}
+        browser = _browser(case)
+        for key in _ours(case)[0]:
+            if key[:2] in reflected and key not in browser:
+                params.append(_param(case, key))
+    return params
+
+
+def test_every_fixture_page_has_the_browsers_answer() -> None:
+    pages = {p.stem for p in (FIXTURES / "html").glob("*.html")}
+    pages |= {p.stem for p in (GOLDEN / "pages").glob("*.html")}
+    pages |= {p.stem for p in (FIXTURES / "svg").glob("*.svg")}
+    pages |= {p.stem for p in (FIXTURES / "css").glob("*.css")}
+    assert pages == set(RECORDS)
+    assert all(record["chromium"].startswith("Chrome/") for record in RECORDS.values())
+
+
+@pytest.mark.parametrize(("case", "key"), _browser_params())
+def test_what_the_browser_resolved_baselinks_resolves_alike(case: str, key: Key) -> None:
+    assert sorted(_ours(case)[0].get(key, [])) == sorted(_browser(case)[key])
+
+
+@pytest.mark.parametrize(("case", "key"), _extra_params())
+def test_baselinks_finds_nothing_the_browsers_dom_lacks(case: str, key: Key) -> None:
+    assert _ours(case)[0][key] == []
+
+
+@pytest.mark.parametrize("case", sorted(RECORDS))
+def test_the_base_is_the_browsers_base_uri(case: str) -> None:
+    assert _ours(case)[1] == RECORDS[case]["base"]
+
+
+def test_every_known_difference_is_met() -> None:
+    # a row of KNOWN that no parameter uses would be a stale excuse
+    used = {(case, *key) for case in RECORDS for key in _browser(case)}
+    used |= {(case, *key) for case in RECORDS for key in _ours(case)[0]}
+    assert set(KNOWN) <= used
