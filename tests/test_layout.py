@@ -13,6 +13,7 @@ SRC = Path(baselinks.__file__).resolve().parent
 # What each module may import beyond the standard library and its own package.
 ALLOWED_THIRD_PARTY = {
     "url": set(),
+    "rfc1738": set(),
     "rfc3986": set(),
     "diagnose": set(),
     "errors": set(),
@@ -100,8 +101,8 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (api is imported for the Link type only)
     assert local_imports("batch") == {"containers", "errors", "workers", "api"}
-    for engine in ("url", "rfc3986", "resolve", "diagnose"):
-        assert local_imports(engine) <= {"url", "rfc3986", "errors"}, engine
+    for engine in ("url", "rfc1738", "rfc3986", "resolve", "diagnose"):
+        assert local_imports(engine) <= {"url", "rfc1738", "rfc3986", "errors"}, engine
 
 
 def test_only_spark_knows_spark_and_nothing_imports_it() -> None:
