@@ -101,6 +101,9 @@ _KNOWN_SCHEMES = frozenset(
         "https",
         "ws",
         "wss",
+        # HTML 4 §13.3's object classid: "java:program.start", "clsid:663C8FEF-..."
+        "clsid",
+        "java",
         "callto",
         "chrome",
         "chrome-extension",
