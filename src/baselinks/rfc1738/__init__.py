@@ -11,7 +11,7 @@ Hand-written, component by component, rather than one regular expression per pro
 regular expression says only *that* a URL does not match, and we want to say *which* rule
 breaks and *where*. Each component is still checked by one compiled expression (a character
 class, or a production such as ``hostname``), each written so that it cannot backtrack. The
-common case, a well-formed ``http``/``https`` URL, is one ``fullmatch`` (``grammar.FAST``).
+common case, a well-formed ``http``/``https`` URL, is one ``fullmatch`` (``grammar.well_formed``).
 
 ``rules`` holds the rules (code, the RFC's words, an example) and the records; ``grammar`` the
 character classes, host, port and login; ``schemes`` one reader per production.

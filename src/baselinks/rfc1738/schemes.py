@@ -7,7 +7,7 @@ Each reader quotes its production and records the components and the problems of
 from __future__ import annotations
 
 from ..url import SCHEME_RE
-from .grammar import ARTICLE_LOCAL, FAST, GROUP, Reader, host_code, login, slashes
+from .grammar import ARTICLE_LOCAL, GROUP, Reader, host_code, login, slashes, well_formed
 from .rules import ORDER, Analysis, Problem
 
 __all__ = ["SCHEMES", "analyse", "check", "codes"]
@@ -29,16 +29,19 @@ SCHEMES = {
 def check(url: str) -> tuple[Problem, ...]:
     """The rules of RFC 1738 that ``url`` breaks, in the order of :data:`CODES`; ``()`` when
     none (or when ``url`` is relative, which RFC 1738 does not define)."""
-    if FAST.fullmatch(url) is not None:
+    if well_formed(url):
         return ()
     return analyse(url).problems
 
 
 def codes(url: str) -> tuple[str, ...]:
     """The codes of :func:`check`, each once, in the order of :data:`CODES`."""
-    if FAST.fullmatch(url) is not None:
+    if well_formed(url):
         return ()
-    found = {problem.code for problem in analyse(url).problems}
+    problems = analyse(url).problems
+    if not problems:
+        return ()
+    found = {problem.code for problem in problems}
     return tuple(sorted(found, key=ORDER.__getitem__))
 
 
