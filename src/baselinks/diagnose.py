@@ -196,7 +196,8 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         if ".." in result:
             above_root = _above_root(result)
         as_netloc = "/.//" in result and _path_as_netloc(result)
-        syntax = rfc1738.codes(result)
+        if not no_base:  # else the result is the relative reference, not an RFC 1738 URL
+            syntax = rfc1738.codes(result)
     if not (
         no_base
         or result is None

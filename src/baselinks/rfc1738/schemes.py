@@ -36,8 +36,8 @@ def check(url: str) -> tuple[Problem, ...]:
 
 def codes(url: str) -> tuple[str, ...]:
     """The codes of :func:`check`, each once, in the order of :data:`CODES`."""
-    if well_formed(url):
-        return ()
+    if ":" not in url or well_formed(url):
+        return ()  # no ":", no scheme: a relative reference (or a well-formed http/https URL)
     problems = analyse(url).problems
     if not problems:
         return ()
