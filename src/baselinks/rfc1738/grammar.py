@@ -81,11 +81,11 @@ HOSTNAME_RE = rf"(?:{DOMAINLABEL}\.)*+{TOPLABEL}"
 HOSTNAME = re.compile(HOSTNAME_RE)
 #   hostnumber     = digits "." digits "." digits "." digits
 HOSTNUMBER = re.compile(r"[0-9]++\.[0-9]++\.[0-9]++\.[0-9]++")
-# RFC 2732 §2: IPv6reference = "[" IPv6address "]", hex digits, ":" and a dotted IPv4 tail
+# RFC 2732 §3: IPv6reference = "[" IPv6address "]", hex digits, ":" and a dotted IPv4 tail
 IPV6 = re.compile(r"\[[0-9A-Fa-f:.]++\]")
-#   group          = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
-# The first ":" or "@" of a login other than the ":" that ends the user: one character class.
+# A ":" or "@" inside a user or a password (§3.1: "must be encoded"): one character class.
 LOGIN_DELIMITER = re.compile(r"[:@]")
+#   group          = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
 GROUP = re.compile(r"[A-Za-z][A-Za-z0-9\-.+_]*+")
 #   article        = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
 ARTICLE_LOCAL = re.compile(rf"(?:[{UNRESERVED};/?:&=]|%[0-9A-Fa-f]{{2}})++")
@@ -192,13 +192,15 @@ def host(r: Reader, start: int, end: int, *, empty_ok: bool = False) -> None:
 
 
 def host_code(host: str) -> str | None:
+    """The code for what is wrong with ``host``, or ``None`` when it is a host."""
     if HOSTNAME.fullmatch(host) is not None:
         return None
     if not host:
         return "empty-host"
     if host[0] == "[":
         return None if IPV6.fullmatch(host) is not None else "invalid-hostname"
-    if host[host.rfind(".") + 1 : host.rfind(".") + 2] in "0123456789" and host[-1:] != ".":
+    rightmost = host[host.rfind(".") + 1 :]
+    if rightmost[:1].isdigit():
         return None if HOSTNUMBER.fullmatch(host) is not None else "invalid-hostnumber"
     return "invalid-hostname"
 

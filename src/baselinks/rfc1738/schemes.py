@@ -12,6 +12,7 @@ from .rules import ORDER, Analysis, Problem
 
 __all__ = ["SCHEMES", "analyse", "check", "codes"]
 
+# The schemes RFC 1738 defines (§3, "The schemes covered are"), each with its §5 production.
 SCHEMES = {
     "ftp": "ftpurl",
     "file": "fileurl",
