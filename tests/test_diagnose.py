@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -212,3 +213,10 @@ def test_the_fast_tests_agree_with_a_literal_reading(
 ) -> None:
     result = resolve(base, embedded) if resolvable else None
     assert diagnose(base, embedded, result) == _literal_diagnose(base, embedded, result)
+
+
+def test_every_code_is_documented() -> None:
+    reference = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
+    section = reference.read_text(encoding="utf-8").split("## Problem codes", 1)[1]
+    section = section.split("\n## Decoding", 1)[0]  # with "RFC 1738 rules checked"
+    assert [code for code in CODES if f"`{code}`" not in section] == []

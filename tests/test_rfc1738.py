@@ -474,3 +474,13 @@ def test_a_single_character_corrupted_is_rejected(url: str, data: st.DataObject)
     bad = data.draw(st.sampled_from(_OUTSIDE))
     corrupted = url[:where] + bad + url[where + 1 :]
     assert check(corrupted) != (), corrupted
+
+
+_URLISH = st.text(alphabet="aZ09-._~%2Fg:/?#;@&=+$,[] \u00e9", max_size=24)
+
+
+@given(st.sampled_from(["http://", "HTTP://", "https://", "ftp://", "http:", "foo:"]), _URLISH)
+def test_the_fast_path_agrees_with_the_full_reading(prefix: str, rest: str) -> None:
+    url = prefix + rest
+    assert check(url) == analyse(url).problems, url
+    assert codes(url) == tuple(dict.fromkeys(p.code for p in analyse(url).problems)), url
