@@ -190,6 +190,14 @@ def test_several_rules_come_in_the_order_of_the_codes() -> None:
     assert set(codes(url)) <= set(CODES)  # diagnose knows every code
 
 
+def test_a_rule_is_reported_once_per_component_where_it_first_breaks() -> None:
+    url = "prospero://h/p" + ";a b" * 1000 + ";c=d=e"
+    assert [(p.code, p.span) for p in check(url)] == [
+        ("path-character", (16, 17)),
+        ("prospero-fieldspec", (14, 18)),
+    ]
+
+
 def test_analysis_names_the_components() -> None:
     url = "ftp://u:p@h:21/a/b;type=i#frag"
     analysis = analyse(url)

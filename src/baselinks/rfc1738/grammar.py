@@ -111,19 +111,26 @@ def well_formed(url: str) -> bool:
 
 
 class Reader:
-    """Collects the components and problems of one URL (``url[:end]``, the fragment cut)."""
+    """Collects the components and problems of one URL (``url[:end]``, the fragment cut).
+
+    A rule broken in a component is reported once, where it is first broken: a component
+    that repeats (prospero's fieldspecs) gives one problem however many times it breaks it.
+    """
 
     def __init__(self, url: str, end: int) -> None:
         self.url = url
         self.end = end
         self.components: list[Component] = []
         self.problems: list[Problem] = []
+        self._seen: set[tuple[str, str]] = set()
 
     def part(self, name: str, start: int, end: int) -> None:
         self.components.append(Component(name, start, end))
 
     def flag(self, code: str, component: str, start: int, end: int, rule: str = "") -> None:
-        self.problems.append(Problem(code, component, (start, end), rule or TEXT[code]))
+        if (code, component) not in self._seen:
+            self._seen.add((code, component))
+            self.problems.append(Problem(code, component, (start, end), rule or TEXT[code]))
 
     def chars(self, name: str, start: int, end: int, code: str) -> None:
         """``url[start:end]`` is the component ``name``: flag its first character outside
