@@ -173,6 +173,10 @@ def test_problems_quote_the_rfc() -> None:
     assert problem == Problem(
         "user-not-allowed", "user", (7, 15), "RFC 1738 §3.3: No user name or password is allowed."
     )
+    (problem,) = check("prospero://u@h/p")
+    assert problem.rule == "RFC 1738 §3.11: No username or password is allowed."
+    (problem,) = check("nntp://u@h/g")
+    assert problem.rule == 'RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]'
     (problem,) = check("http://h/?a=/b")
     assert problem.rule == 'RFC 1738 §5: search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]'
 

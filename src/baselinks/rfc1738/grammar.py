@@ -142,7 +142,7 @@ class Reader:
             self.flag(code, name, found.start(), found.start() + 1, f"RFC 1738 §5: {text}")
 
 
-def login(r: Reader, start: int, *, user: bool = True, port: bool = True) -> int:
+def login(r: Reader, start: int, *, user: str = "", port: bool = True) -> int:
     """RFC 1738 §5, from just after the ``//``; returns where the login ends (at ``/`` or the end).
 
     login          = [ user [ ":" password ] "@" ] hostport
@@ -150,8 +150,9 @@ def login(r: Reader, start: int, *, user: bool = True, port: bool = True) -> int
     host           = hostname | hostnumber
     port           = digits
 
-    ``user=False``: the production has ``hostport`` (or ``host``) where others have ``login``;
-    ``port=False``: it has ``host`` (fileurl).
+    ``user``: the production has ``hostport`` (or ``host``) where others have ``login``, and
+    this is the RFC's text that says so (quoted by ``user-not-allowed``); ``port=False``: the
+    production has ``host`` (fileurl).
     """
     url = r.url
     stop = url.find("/", start, r.end)
@@ -160,8 +161,8 @@ def login(r: Reader, start: int, *, user: bool = True, port: bool = True) -> int
     at, user_end, host_end = login_bounds(url[start:stop])
     at, user_end, host_end = at + start, user_end + start, host_end + start
     if at >= start:
-        if not user:
-            r.flag("user-not-allowed", "user", start, at + 1)
+        if user:
+            r.flag("user-not-allowed", "user", start, at + 1, user)
         r.chars("user", start, user_end, "user-character")
         if user_end < at:
             r.chars("password", user_end + 1, at, "password-character")

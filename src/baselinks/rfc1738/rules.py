@@ -118,7 +118,7 @@ RULES = (
         'ftptype = "A" | "I" | "D" | "a" | "i" | "d"',
         "ftp://h/f;type=x",
     ),
-    Rule("telnet-path", "§3.8", 'telneturl = "telnet://" login [ "/" ]', "telnet://h/path"),
+    Rule("telnet-path", "§5", 'telneturl = "telnet://" login [ "/" ]', "telnet://h/path"),
     Rule("empty-mailto", "§5", "encoded822addr = 1*xchar", "mailto:"),
     Rule("news-grouppart", "§5", 'grouppart = "*" | group | article', "news:1group"),
     Rule(

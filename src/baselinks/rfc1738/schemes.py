@@ -27,6 +27,16 @@ SCHEMES = {
 }
 
 
+# What user-not-allowed quotes, per production: the RFC's sentence where it has one, else the
+# production that has hostport (or host) where ftpurl and telneturl have login.
+_HTTP_USER = "RFC 1738 §3.3: No user name or password is allowed."
+_PROSPERO_USER = "RFC 1738 §3.11: No username or password is allowed."
+_FILE_USER = 'RFC 1738 §5: fileurl = "file://" [ host | "localhost" ] "/" fpath'
+_GOPHER_USER = 'RFC 1738 §5: gopherurl = "gopher://" hostport [ / [ gtype [ selector ...'
+_NNTP_USER = 'RFC 1738 §5: nntpurl = "nntp://" hostport "/" group [ "/" digits ]'
+_WAIS_USER = 'RFC 1738 §5: waisdatabase = "wais://" hostport "/" database'
+
+
 def check(url: str) -> tuple[Problem, ...]:
     """The rules of RFC 1738 that ``url`` breaks, in the order of :data:`CODES`; ``()`` when
     none (or when ``url`` is relative, which RFC 1738 does not define)."""
@@ -73,7 +83,7 @@ def _http(r: Reader, start: int) -> None:
     """
     if not slashes(r, start):
         return
-    stop = login(r, start + 2, user=False)
+    stop = login(r, start + 2, user=_HTTP_USER)
     if stop < r.end:
         query = r.url.find("?", stop, r.end)
         if query < 0:
@@ -112,7 +122,7 @@ def _file(r: Reader, start: int) -> None:
     """
     if not slashes(r, start):
         return
-    stop = login(r, start + 2, user=False, port=False)
+    stop = login(r, start + 2, user=_FILE_USER, port=False)
     if stop == r.end:
         r.flag("missing-path", "fpath", stop, stop)
     else:
@@ -128,7 +138,7 @@ def _gopher(r: Reader, start: int) -> None:
     """
     if not slashes(r, start):
         return
-    stop = login(r, start + 2, user=False)
+    stop = login(r, start + 2, user=_GOPHER_USER)
     if stop < r.end:
         r.chars("selector", stop + 1, r.end, "path-character")
 
@@ -147,7 +157,7 @@ def _nntp(r: Reader, start: int) -> None:
     """nntpurl = "nntp://" hostport "/" group [ "/" digits ]"""
     if not slashes(r, start):
         return
-    stop = login(r, start + 2, user=False)
+    stop = login(r, start + 2, user=_NNTP_USER)
     if stop == r.end:
         r.flag("missing-path", "group", stop, stop)
         return
@@ -167,7 +177,7 @@ def _wais(r: Reader, start: int) -> None:
     if not slashes(r, start):
         return
     url, end = r.url, r.end
-    stop = login(r, start + 2, user=False)
+    stop = login(r, start + 2, user=_WAIS_USER)
     if stop == end:
         r.flag("missing-path", "database", stop, stop)
         return
@@ -199,7 +209,7 @@ def _prospero(r: Reader, start: int) -> None:
     if not slashes(r, start):
         return
     url, end = r.url, r.end
-    stop = login(r, start + 2, user=False)
+    stop = login(r, start + 2, user=_PROSPERO_USER)
     if stop == end:
         r.flag("missing-path", "ppath", stop, stop)
         return
