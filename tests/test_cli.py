@@ -57,7 +57,7 @@ def test_explain_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["resolve", BASE, "http:g", "--explain", "--json", "--mode", "rfc3986"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["url"] == "http:g"
-    assert record["problems"] == ["scheme-relative-loophole"]
+    assert record["problems"] == ["scheme-relative-loophole", "missing-double-slash"]
     assert [s["rule"] for s in record["steps"]] == ["5.2.2 R.scheme defined", "5.3"]
 
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselinks import CODES, diagnose, resolve
+from baselinks import CODES, MODES, diagnose, resolve
+from baselinks.diagnose import _KNOWN_SCHEMES
+from baselinks.rfc1738 import CODES as RFC1738_CODES
+from baselinks.rfc1738 import analyse
 from baselinks.url import split
 
 BASE = "http://a/b/c/d;p?q#f"
@@ -19,21 +23,25 @@ CASES = [
     ("", "g", ("no-base",)),
     ("", "http://x/", ()),
     ("", "", ()),
-    (BASE, "a b", ("invalid-character",)),
-    (BASE, "caf\u00e9", ("invalid-character",)),
-    (BASE, "x\x01", ("invalid-character",)),
-    *[(BASE, f"x{c}y", ("invalid-character",)) for c in '<>"{}|\\^`'],
-    (BASE, "~user/[x]", ()),  # RFC 3986 unreserved "~" and IPv6 brackets are not flagged
-    (BASE, "100%", ("bad-escape",)),
-    (BASE, "%zz", ("bad-escape",)),
-    (BASE, "%2", ("bad-escape",)),
+    # the reference as written (invalid-character), then the resolved URL's hpath (RFC 1738 §5)
+    (BASE, "a b", ("invalid-character", "path-character")),
+    (BASE, "caf\u00e9", ("invalid-character", "path-character")),
+    (BASE, "x\x01", ("invalid-character", "path-character")),
+    *[(BASE, f"x{c}y", ("invalid-character", "path-character")) for c in '<>"{}|\\^`'],
+    # RFC 3986 unreserved "~" and IPv6 brackets are not invalid-character; RFC 1738's hsegment
+    # (uchar) still excludes them: "~", "[", "]" are "national", unsafe (RFC 1738 §2.2)
+    (BASE, "~user/[x]", ("path-character",)),
+    (BASE, "100%", ("bad-escape", "path-character")),
+    (BASE, "%zz", ("bad-escape", "path-character")),
+    (BASE, "%2", ("bad-escape", "path-character")),
     (BASE, "%2F%2f", ()),
-    (BASE, "http:g", ("scheme-relative-loophole",)),
-    (BASE, "HTTP:g", ("scheme-relative-loophole",)),  # RFC 1738 §5: case-ignore
-    (BASE, "http:", ("scheme-relative-loophole",)),
-    (BASE, "http:/g", ("scheme-relative-loophole",)),
+    # no "//" after "http:": httpurl = "http://" hostport ... (RFC 1738 §5)
+    (BASE, "http:g", ("scheme-relative-loophole", "missing-double-slash")),
+    (BASE, "HTTP:g", ("scheme-relative-loophole", "missing-double-slash")),  # case-ignore
+    (BASE, "http:", ("scheme-relative-loophole", "missing-double-slash")),
+    (BASE, "http:/g", ("scheme-relative-loophole", "missing-double-slash")),
     (BASE, "http://g", ()),
-    (BASE, "ftp:g", ()),
+    (BASE, "ftp:g", ("missing-double-slash",)),
     (BASE, "a_b:c", ("colon-in-first-segment",)),
     (BASE, ":x", ("colon-in-first-segment",)),
     (BASE, "1a:b", ("colon-in-first-segment",)),
@@ -49,8 +57,55 @@ CASES = [
     (BASE, "/../g", ("dot-segments-above-root",)),
     (BASE, "../../g", ()),
     (BASE, "..g", ()),
+    # (the segment with the space is gone from the result: http://a/../../g)
     (BASE, "a b/../../../../g", ("invalid-character", "dot-segments-above-root")),
+    # only a ".." that really goes above the root: Step 4 leaves "/g/../h" as written, but its
+    # ".." stays below the root; a relative path ("ftp:../x", "../g" with no base) has no root
+    (BASE, "/g/../h", ()),
+    (BASE, "/./g", ()),
+    (BASE, "ftp:../x", ("missing-double-slash",)),
+    ("", "../g", ("no-base",)),
+    ("", "http://a/b/../../g", ("dot-segments-above-root",)),
+    # RFC 1808 §5.3's own example: "this" is no scheme any registry knows
+    (BASE, "this:that", ("colon-in-first-segment",)),
+    (BASE, "mailto:x@y", ()),
+    (BASE, "javascript:void(0)", ()),
+    (BASE, "this://that/", ()),  # "//" after the colon: written as a scheme
+    # a path that would read back as a net_loc (url.recombine writes it "/.//")
+    ("http:/b/c", "..//evil/x", ("path-as-netloc", "missing-double-slash")),
+    ("file:/home/u/doc.html", "../..//evil/x", ("path-as-netloc", "missing-double-slash")),
+    ("foo:/b", ".//x", ("path-as-netloc",)),
+    ("http://a", ".//x", ()),  # decision (a): the net_loc is there, nothing is created
+    # RFC 1808 §2.3: "The following schemes are never used with relative URLs: ... telnet"
+    ("telnet://host/", "g", ("unsuitable-base", "telnet-path")),
+    ("telnet://host/", "telnet://other", ()),
+    # RFC 1738 on the resolved URL
+    (BASE, "//user:pw@host/", ("user-not-allowed",)),
+    (BASE, "//host:80:90/", ("invalid-port",)),
+    ("ftp://h/d/", "f;type=x", ("invalid-ftptype",)),
 ]
+
+# The rows whose result is the same in every mode, with the same codes.
+EVERY_MODE = [
+    (BASE, "//user:pw@host/", ("user-not-allowed",)),
+    (BASE, "//ho_st/", ("invalid-hostname",)),
+    (BASE, "//a..b/", ("invalid-hostname",)),
+    (BASE, "g?a=/b", ("search-character",)),
+    ("http:/b/c", "..//evil/x", ("path-as-netloc", "missing-double-slash")),
+    ("foo:/b", ".//x", ("path-as-netloc",)),
+    ("", "mailto:", ("empty-mailto",)),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("base", "embedded", "codes"), EVERY_MODE)
+def test_codes_in_every_mode(base: str, embedded: str, codes: tuple[str, ...], mode: str) -> None:
+    if mode == "whatwg" and base.startswith("http:/b"):
+        base = "foo:/b/c"  # the URL Standard reads "http:/b/c" as http://b/c
+    result = resolve(base, embedded, mode=mode)
+    if mode == "whatwg" and base == "foo:/b/c":
+        codes = ("path-as-netloc",)
+    assert diagnose(base, embedded, result) == codes
 
 
 @pytest.mark.parametrize(("base", "embedded", "codes"), CASES)
@@ -78,6 +133,8 @@ def test_codes_come_in_a_stable_order() -> None:
         "colon-in-first-segment",
         "unsuitable-base",
         "dot-segments-above-root",
+        "path-as-netloc",
+        *RFC1738_CODES,
         "saved-copy",  # given by api from the disk, after diagnose (tests/test_saved.py)
     ]
 
@@ -96,6 +153,7 @@ def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str
     opaque_base = base_scheme.lower() in {
         "mailto",
         "news",
+        "telnet",
         "data",
         "javascript",
         "urn",
@@ -110,7 +168,9 @@ def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str
     if scheme:
         if netloc is None and base and scheme.lower() == base_scheme.lower():
             found.add("scheme-relative-loophole")
-        if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", embedded):
+        if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", embedded) or (
+            netloc is None and scheme.lower() not in _KNOWN_SCHEMES
+        ):
             found.add("colon-in-first-segment")
     else:
         if ":" in path.split("/", 1)[0]:
@@ -119,8 +179,25 @@ def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str
             found.add("no-base")
         elif base and opaque_base:
             found.add("unsuitable-base")
-    if result and ".." in split(result)[2].split("/"):
-        found.add("dot-segments-above-root")
+    if result is not None:
+        _, result_netloc, result_path, _, _, _ = split(result)
+        if result_path.startswith("/"):
+            # "<segment>/.." pairs cancelled until none is left: a ".." left first is above
+            segments = [s for s in result_path.split("/")[1:] if s != "."]
+            pairs = True
+            while pairs:
+                pairs = False
+                for i in range(len(segments) - 1):
+                    if segments[i] != ".." and segments[i + 1] == "..":
+                        del segments[i : i + 2]
+                        pairs = True
+                        break
+            if segments[:1] == [".."]:
+                found.add("dot-segments-above-root")
+        if result_netloc is None and result_path.startswith("/.//"):
+            found.add("path-as-netloc")
+        # analyse() is the slow path of rfc1738.codes(): the fast path must agree with it
+        found |= {problem.code for problem in analyse(result).problems}
     return tuple(code for code in CODES if code in found)
 
 
@@ -137,3 +214,10 @@ def test_the_fast_tests_agree_with_a_literal_reading(
 ) -> None:
     result = resolve(base, embedded) if resolvable else None
     assert diagnose(base, embedded, result) == _literal_diagnose(base, embedded, result)
+
+
+def test_every_code_is_documented() -> None:
+    reference = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
+    section = reference.read_text(encoding="utf-8").split("## Problem codes", 1)[1]
+    section = section.split("\n## Decoding", 1)[0]  # with "RFC 1738 rules checked"
+    assert [code for code in CODES if f"`{code}`" not in section] == []

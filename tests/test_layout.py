@@ -13,6 +13,10 @@ SRC = Path(baselinks.__file__).resolve().parent
 # What each module may import beyond the standard library and its own package.
 ALLOWED_THIRD_PARTY = {
     "url": set(),
+    "rfc1738": set(),
+    "rfc1738.rules": set(),
+    "rfc1738.grammar": set(),
+    "rfc1738.schemes": set(),
     "rfc3986": set(),
     "diagnose": set(),
     "errors": set(),
@@ -103,7 +107,12 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     # never resolves (api is imported for the Link type only)
     assert local_imports("batch") == {"containers", "errors", "workers", "api"}
     for engine in ("url", "rfc3986", "resolve", "diagnose"):
-        assert local_imports(engine) <= {"url", "rfc3986", "errors"}, engine
+        assert local_imports(engine) <= {"url", "rfc1738", "rfc3986", "errors"}, engine
+    # the RFC 1738 grammar: its own modules, and url's login_bounds (one reading of a login)
+    for path in (SRC / "rfc1738").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 2:
+                assert node.module == "url", (path.name, node.module)
 
 
 def test_only_spark_knows_spark_and_nothing_imports_it() -> None:

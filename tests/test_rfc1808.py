@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from baselinks import Resolver, explain, resolve
+from baselinks import Resolver, explain, parse, resolve
 from conftest import suite
 
 BASE = "http://a/b/c/d;p?q#f"  # RFC 1808 §5: "Base: <URL:http://a/b/c/d;p?q#f>"
@@ -93,6 +93,9 @@ DECISIONS = [
     ("http://a", "?y", "http://a/?y"),
     ("http://a", ";x", "http://a/;x"),
     ("http://a", "#s", "http://a#s"),
+    # ...and it is the directory before Step 6 appends the path, so 6a sees it: "/" + ".//x",
+    # then "./" removed, leaves "//x" (the empty segment stays; decision (b))
+    ("http://a", ".//x", "http://a//x"),
     # (b) an empty segment is a complete segment, so ".." removes it (Step 6c and 6d)
     ("http://a/b/c", "x//../y", "http://a/b/x/y"),
     ("http://a/b//c", "../g", "http://a/b/g"),
@@ -121,6 +124,28 @@ DECISIONS = [
     # Dot segments in the base's own path are removed with the new path's (Step 6)
     ("http://a/b/./c/d", "g", "http://a/b/c/g"),
 ]
+
+
+# §5.2: "Note that the ".." syntax cannot be used to change the <net_loc> of a URL." Step 6 can
+# leave a path beginning with "//" where neither URL has a net_loc; recombined plainly it would
+# be read back (§2.4.3) with net_loc "evil". It is written "/.//" (url.recombine).
+NO_NEW_NETLOC = [
+    ("http:/b/c", "..//evil/x", "http:/.//evil/x"),
+    ("file:/home/u/doc.html", "../..//evil/x", "file:/.//evil/x"),
+    ("foo:/b", ".//x", "foo:/.//x"),
+    ("http:/b/c", "./..//evil", "http:/.//evil"),
+    ("file:///home/u/doc.html", "../..//evil/x", "file:////evil/x"),  # a net_loc: none created
+]
+
+
+@pytest.mark.parametrize("mode", ["rfc1808", "rfc3986"])
+@pytest.mark.parametrize(("base", "embedded", "expected"), NO_NEW_NETLOC)
+def test_resolution_never_creates_a_netloc(
+    base: str, embedded: str, expected: str, mode: str
+) -> None:
+    result = resolve(base, embedded, mode=mode)
+    assert result == expected
+    assert parse(result).has_netloc == parse(base).has_netloc
 
 
 @pytest.mark.parametrize(("base", "embedded", "expected"), DECISIONS)

@@ -60,6 +60,13 @@ LOGIN = [
     # two "@": the last one ends the login, as browsers read it
     ("http://evil.com\\@good.com/", Login("evil.com\\", None, "good.com", None)),
     ("http://a@b@c/", Login("a@b", None, "c", None)),
+    # the first ":" ends the user, and the host ends at the first ":" after the login: host
+    # holds no ":" (RFC 1738 §5); check() reports what had to be tolerated
+    ("ftp://a:b:c@h/", Login("a", "b:c", "h", None)),
+    ("http://host:80:90/", Login(None, None, "host", "80:90")),
+    ("http://u:p@host:80:90/", Login("u", "p", "host", "80:90")),
+    ("http://[::1]:80:90/", Login(None, None, "[::1]", "80:90")),
+    ("http://[::1/", Login(None, None, "[::1", None)),
     ("file:///etc/hosts", Login(None, None, "", None)),
     ("mailto:x@y", Login(None, None, "", None)),
 ]
@@ -103,6 +110,15 @@ def test_urlparts_is_a_six_tuple() -> None:
 )
 def test_recombination_rules(parts: URLParts, url: str) -> None:
     assert str(parts) == url
+
+
+def test_a_path_that_would_read_as_a_netloc_is_written_with_a_dot() -> None:
+    # RFC 3986 §3.3: without an authority "the path cannot begin with two slash characters"
+    assert recombine("http", "", "//evil/x", "", "", "") == "http:/.//evil/x"
+    assert parse("http:/.//evil/x").netloc == ""
+    assert str(URLParts("", "", "//x")) == "/.//x"
+    assert recombine("http", "a", "//x", "", "", "") == "http://a//x"  # a net_loc: no dot
+    assert recombine("file", "", "//x", "", "", "", netloc_present=True) == "file:////x"
 
 
 def test_recombine_writes_an_empty_netloc_only_when_asked() -> None:

@@ -2,7 +2,7 @@
 
 Read ``api.py`` first: it is the pipeline (load → base → walk → resolve) in a few lines. The URL
 engine is ``url`` (RFC 1808 §2.4 parsing), ``resolve`` (RFC 1808 §4, RFC 3986 §5.2, WHATWG) and
-``diagnose`` (problem codes).
+``diagnose`` (problem codes), with ``rfc1738`` (each URL against its scheme's syntax: ``check``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from .dataflow import iter_warc_links
 from .diagnose import CODES, diagnose
 from .errors import BaselinksError, InputError, SelectError, URLError
 from .resolve import MODES, Explanation, Resolver, Step, explain, resolve
+from .rfc1738 import Problem, check
 from .url import Login, URLParts, parse
 
 __version__ = "0.1.0"
@@ -29,6 +30,7 @@ __all__ = [
     "InputError",
     "Link",
     "Login",
+    "Problem",
     "Resolver",
     "SelectError",
     "Step",
@@ -36,6 +38,7 @@ __all__ = [
     "URLError",
     "URLParts",
     "__version__",
+    "check",
     "diagnose",
     "explain",
     "extract_links",

@@ -4,6 +4,7 @@
                       [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-q] [-o FILE]
     baselinks resolve BASE REF [REF ...] [--mode MODE] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
+    baselinks check URL [URL ...] [--json]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
 the rest still processed), 2 for a usage error, 130 on Ctrl-C. ``extract`` ends with a summary
@@ -28,6 +29,7 @@ from .api import KINDS, Summary, iter_rendered
 from .diagnose import diagnose
 from .errors import InputError, SelectError, URLError, describe
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
+from .rfc1738 import analyse
 from .url import URLParts, parse
 from .write import FORMATS
 
@@ -129,7 +131,20 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     par.add_argument("urls", metavar="URL", nargs="+")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
+    _add_check(commands)
     return parser
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    chk = commands.add_parser(
+        "check",
+        help="check URLs against the RFC 1738 syntax of their scheme",
+        description="Read each URL against the RFC 1738 §5 production of its scheme (httpurl, "
+        "ftpurl, ...; genericurl for the others) and print the production, each component, "
+        "and every rule it breaks with the RFC's words.",
+    )
+    chk.add_argument("urls", metavar="URL", nargs="+")
+    chk.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
 
 
 def _jobs(value: str) -> int:
@@ -229,6 +244,34 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
         print(url, file=out)
         for name, value in {**parts._asdict(), **login._asdict()}.items():
             print(f"  {name:<9} {value!r}", file=out)
+    return 0
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    as_json = args.json or not out.isatty()
+    for url in args.urls:
+        found = analyse(url)
+        if as_json:
+            record = {
+                "url": url,
+                "production": found.production,
+                "components": [
+                    {"name": c.name, "text": url[c.start : c.end], "start": c.start, "end": c.end}
+                    for c in found.components
+                ],
+                "problems": [p._asdict() for p in found.problems],
+            }
+            print(json.dumps(record, ensure_ascii=False), file=out)
+            continue
+        print(url if url.isprintable() else repr(url), file=out)
+        production = found.production or "- (a relative reference: not an RFC 1738 URL)"
+        print(f"  {'production':<14} {production}", file=out)
+        for c in found.components:
+            print(f"  {c.name:<14} {url[c.start : c.end]!r}", file=out)
+        for p in found.problems:
+            print(f"  ! {p.code} in {p.component} [{p.span[0]}:{p.span[1]}]: {p.rule}", file=out)
+        if found.production and not found.problems:
+            print("  ok: no rule broken", file=out)
     return 0
 
 
@@ -359,7 +402,7 @@ def _atomic_output(path: str) -> tuple[TextIO, str]:
     return cast(TextIO, handle), handle.name
 
 
-_COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse}
+_COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse, "check": _check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

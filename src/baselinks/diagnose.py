@@ -15,19 +15,31 @@ tuple is the order of :data:`CODES`, so output is stable.
 ``scheme-relative-loophole``  ``http:g`` against an ``http`` base: the scheme is repeated
                               without a net_loc, which old parsers resolved relatively;
                               "should be avoided by future parsers" (RFC 1808 §5.2)
-``colon-in-first-segment``    a relative path whose first segment holds a ``:``, or a scheme
-                              RFC 3986 would not accept (``1a:b``): parsers disagree on whether
-                              it is a scheme; write ``./this:that`` (RFC 1808 §5.3)
+``colon-in-first-segment``    a relative path whose first segment holds a ``:``, a scheme
+                              RFC 3986 would not accept (``1a:b``), or a scheme no registry
+                              knows (``this:that``, RFC 1808 §5.3's own example) and no ``//``
+                              after it: parsers disagree on whether it is a scheme, or the
+                              author meant a path; write ``./this:that`` (RFC 1808 §5.3)
 ``unsuitable-base``           a relative reference against a base that does not use the
-                              generic-RL syntax (``mailto:``, ``news:``, ``data:``...; RFC 1808
-                              §2 and §2.3: relative URLs apply only to those schemes)
-``dot-segments-above-root``   a ``..`` segment left in the result: more ``..`` than the base
-                              has levels (RFC 1808 §5.2)
+                              generic-RL syntax (``mailto:``, ``news:``, ``telnet:``,
+                              ``data:``...; RFC 1808 §2.3: "The following schemes are never
+                              used with relative URLs: mailto, news, telnet")
+``dot-segments-above-root``   a ``..`` left in the result that goes above the root of an
+                              absolute path (``http://a/../g``): more ``..`` than the base has
+                              levels (RFC 1808 §5.2). Not ``/g/../h`` (Step 4 leaves it, but
+                              it stays below the root), not a relative path (``ftp:../x``)
+``path-as-netloc``            the result has no net_loc and its path begins ``/.//``: written
+                              plainly it would read back with a net_loc neither URL had
+                              (``http:/b/c`` + ``..//evil/x``); "the ".." syntax cannot be used
+                              to change the <net_loc> of a URL" (RFC 1808 §5.2)
 ``saved-copy``                a relative reference into the folder a browser saved beside the
                               page (``./page_files/a.css``; the folder is there on disk): the
                               URL never existed, the file is ``raw`` beside ``document``
                               (:func:`saved_copy`, not :func:`diagnose`, which sees no disk)
 ============================  ==============================================================
+
+Then the RFC 1738 rules (``rfc1738.RULES``: ``missing-double-slash`` to
+``schemepart-character``), checked on the result, the URL as resolved, in every mode.
 """
 
 from __future__ import annotations
@@ -38,11 +50,14 @@ from collections.abc import Iterable
 from functools import lru_cache
 from urllib.parse import unquote
 
+from . import rfc1738
 from .url import SCHEME_RE, split
 
 __all__ = ["CODES", "diagnose", "saved_copy"]
 
-CODES = (
+# diagnose() sets one flag for each of these, in this order; then come the RFC 1738 rules; then
+# saved-copy, which asks the disk (saved_copy(), not diagnose()).
+_FLAGGED = (
     "no-base",
     "unresolvable",
     "invalid-character",
@@ -51,10 +66,9 @@ CODES = (
     "colon-in-first-segment",
     "unsuitable-base",
     "dot-segments-above-root",
-    "saved-copy",
+    "path-as-netloc",
 )
-# The codes diagnose() gives from strings alone: all but saved-copy, which asks the disk.
-_STRING_CODES = tuple(code for code in CODES if code != "saved-copy")
+CODES = (*_FLAGGED, *rfc1738.CODES, "saved-copy")
 
 # One character class each: a search is linear in the input, no backtracking possible.
 _INVALID = re.compile(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]')
@@ -62,11 +76,75 @@ _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _RFC3986_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _DOTDOT = re.compile(r"(?:^|/)\.\.(?:/|$)")
 
-# Schemes that do not use the generic-RL syntax (RFC 1808 §2.3 names mailto and news; the rest
-# are later schemes with the same opaque shape). A base with one of these cannot anchor a
-# relative reference.
+# Schemes that do not use the generic-RL syntax (RFC 1808 §2.3: "The following schemes are
+# never used with relative URLs: mailto, news, telnet"; the rest are later schemes with the
+# same opaque shape). A base with one of these cannot anchor a relative reference, even
+# written with "//" (telnet://host/).
 _OPAQUE_SCHEMES = frozenset(
-    {"mailto", "news", "data", "javascript", "urn", "tel", "sms", "about", "cid", "mid", "blob"}
+    {
+        "mailto",
+        "news",
+        "telnet",
+        "data",
+        "javascript",
+        "urn",
+        "tel",
+        "sms",
+        "about",
+        "cid",
+        "mid",
+        "blob",
+    }
+)
+
+# RFC 1808 §5.3: "a path segment which contains a colon character cannot be used as the first
+# segment of a relative URL path (e.g., "this:that"), because it would be mistaken for a scheme
+# name." Nothing in "this:that" says which was meant; a scheme that no registry knows, with no
+# "//" after it, is the sign the author meant a path. Known: RFC 1738's schemes, those of later
+# RFCs and the URL Standard, and IANA's registered schemes that pages link with (checked
+# against the corpus: mw-data:, android-app:, ios-app:, fb-messenger: are not registered).
+_KNOWN_SCHEMES = frozenset(
+    {
+        *rfc1738.SCHEMES,
+        *_OPAQUE_SCHEMES,
+        "https",
+        "ws",
+        "wss",
+        # HTML 4 §13.3's object classid: "java:program.start", "clsid:663C8FEF-..."
+        "clsid",
+        "java",
+        "callto",
+        "chrome",
+        "chrome-extension",
+        "facetime",
+        "feed",
+        "geo",
+        "git",
+        "im",
+        "irc",
+        "ircs",
+        "itms",
+        "ldap",
+        "magnet",
+        "maps",
+        "market",
+        "mms",
+        "rsync",
+        "rtsp",
+        "sftp",
+        "sip",
+        "sips",
+        "skype",
+        "smb",
+        "spotify",
+        "ssh",
+        "steam",
+        "svn",
+        "view-source",
+        "webcal",
+        "whatsapp",
+        "xmpp",
+    }
 )
 
 
@@ -92,7 +170,8 @@ _COLON_IN_FIRST = re.compile(r"[^/?#;]*:")
 def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
     """Return the problem codes for ``embedded`` resolved against ``base``.
 
-    ``result`` is what the resolver returned, or ``None`` when it failed (``unresolvable``).
+    ``result`` is what the resolver returned, or ``None`` when it failed (``unresolvable``);
+    the RFC 1738 rules are checked on it.
     """
     # Runs once per link, so each test is one C-level call on the string; the components are
     # never split out. tests/test_diagnose.py checks it against a literal reading of the table
@@ -100,10 +179,15 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
     no_base = loophole = colon = unsuitable = False
     match = SCHEME_RE.match(embedded)
     if match is not None:
+        end = match.end()
+        netloc = embedded.startswith("//", end)
+        scheme = embedded[: end - 1].lower()
         # "http:g": a scheme, and no "//" after it (the net_loc is absent)
-        if base and not embedded.startswith("//", match.end()):
-            loophole = embedded[: match.end() - 1].lower() == _base_facts(base)[0]
-        colon = _RFC3986_SCHEME.match(embedded) is None
+        if base and not netloc:
+            loophole = scheme == _base_facts(base)[0]
+        colon = _RFC3986_SCHEME.match(embedded) is None or (
+            not netloc and scheme not in _KNOWN_SCHEMES
+        )
     else:
         colon = ":" in embedded and _COLON_IN_FIRST.match(embedded) is not None
         if not base:
@@ -112,9 +196,14 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
             unsuitable = _base_facts(base)[1]
     invalid = _INVALID.search(embedded) is not None
     bad_escape = "%" in embedded and _BAD_ESCAPE.search(embedded) is not None
-    above_root = (
-        result is not None and ".." in result and _DOTDOT.search(split(result)[2]) is not None
-    )
+    above_root = as_netloc = False
+    syntax: tuple[str, ...] = ()
+    if result is not None:
+        if ".." in result:
+            above_root = _above_root(result)
+        as_netloc = "/.//" in result and _path_as_netloc(result)
+        if not no_base:  # else the result is the relative reference, not an RFC 1738 URL
+            syntax = rfc1738.codes(result)
     if not (
         no_base
         or result is None
@@ -124,10 +213,47 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         or colon
         or unsuitable
         or above_root
+        or as_netloc
     ):
-        return ()
-    flags = (no_base, result is None, invalid, bad_escape, loophole, colon, unsuitable, above_root)
-    return tuple(code for code, on in zip(_STRING_CODES, flags, strict=True) if on)
+        return syntax
+    flags = (
+        no_base,
+        result is None,
+        invalid,
+        bad_escape,
+        loophole,
+        colon,
+        unsuitable,
+        above_root,
+        as_netloc,
+    )
+    return tuple(code for code, on in zip(_FLAGGED, flags, strict=True) if on) + syntax
+
+
+def _above_root(result: str) -> bool:
+    """RFC 1808 §5.2: does a ``..`` of the result's absolute path go above its root?
+
+    ``http://a/../g`` does; ``http://a/g/../h`` (left by Step 4) does not, nor does a relative
+    path (``ftp:../x``, or ``../g`` with no base), which has no root to go above.
+    """
+    path = split(result)[2]
+    if path[:1] != "/" or _DOTDOT.search(path) is None:
+        return False
+    depth = 0
+    for segment in path[1:].split("/"):
+        if segment == "..":
+            if depth == 0:
+                return True
+            depth -= 1
+        elif segment != ".":
+            depth += 1
+    return False
+
+
+def _path_as_netloc(result: str) -> bool:
+    """No net_loc, and a path that ``url.recombine`` had to begin with ``/.`` (``/.//x``)."""
+    _, netloc, path, _, _, _ = split(result)
+    return netloc is None and path.startswith("/.//")
 
 
 # "Save page, complete" in Chrome and Firefox writes page.html and, beside it, the folder

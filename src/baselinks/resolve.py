@@ -5,13 +5,18 @@ example of §5.2 (``../../../g`` gives ``http://a/../g``, ``http:g`` gives ``htt
 Where RFC 1808 is silent we decided, and each decision is tested:
 
 (a) A relative path joined to a base with a net_loc and an empty path (``http://a`` + ``g``)
-    gets the ``/`` that RFC 1738 §3.1 puts between host and url-path: ``http://a/g``.
+    gets the ``/`` that RFC 1738 §3.1 puts between host and url-path: ``http://a/g``. The
+    ``/`` is the base's directory before Step 6 appends the path, so Steps 6a-d see it:
+    ``http://a`` + ``.//x`` is ``/.//x``, then ``//x`` (6a), so ``http://a//x``.
 (b) In Step 6, an empty segment (from ``//``) is a complete path segment (RFC 1808 §2.2:
     ``segment = *pchar``), so ``..`` removes it: ``a//../b`` becomes ``a/b``.
 (c) An empty net_loc that was written (``file:///a/b``) is inherited as present, so
     ``file:///a/b`` + ``c`` is ``file:///a/c``, never ``file:/a/c``.
 (d) Step 2a's "entirely empty" embedded URL is the empty string. ``#`` alone has empty
     components too, but it is not "entirely empty": it yields the base without its fragment.
+(e) Step 6 may leave a path beginning with ``//`` where neither URL has a net_loc
+    (``http:/b/c`` + ``..//evil/x``); Step 7 writes it ``/.//evil/x`` (``url.recombine``), as
+    "the ".." syntax cannot be used to change the <net_loc> of a URL" (§5.2).
 
 Many links share one base, so :class:`Resolver` parses the base once; :func:`resolve` keeps a
 small cache of resolvers.

@@ -43,12 +43,20 @@ def parse(reference: str) -> Components:
 
 
 def recompose(c: Components) -> str:
-    """RFC 3986 §5.3 Component Recomposition."""
+    """RFC 3986 §5.3 Component Recomposition.
+
+    §3.3: "If a URI does not contain an authority component, then the path cannot begin with
+    two slash characters ("//")". Dot-segment removal can make one (``http:/b/c`` +
+    ``..//evil/x`` gives the path ``//evil/x``), which would read back as the authority
+    ``evil``: it is written ``/.//evil/x``, as the WHATWG URL serializer does.
+    """
     result = ""
     if c.scheme is not None:
         result += c.scheme + ":"
     if c.authority is not None:
         result += "//" + c.authority
+    elif c.path[:2] == "//":
+        result += "/."
     result += c.path
     if c.query is not None:
         result += "?" + c.query

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-__all__ = ["Login", "URLParts", "parse", "recombine", "split"]
+__all__ = ["DEFAULT_PORTS", "Login", "URLParts", "login_bounds", "parse", "recombine", "split"]
 
 # RFC 1808 §2.4.2: "If the parse string contains a colon ":" after the first character and
 # before any characters not allowed as part of a scheme name (i.e., any not an alphanumeric,
@@ -30,6 +30,18 @@ __all__ = ["Login", "URLParts", "parse", "recombine", "split"]
 # up to but not including the first colon."  One or more scheme characters, then the colon:
 # the pattern cannot backtrack (a single character class followed by a literal).
 SCHEME_RE = re.compile(r"[A-Za-z0-9+.\-]+:")
+
+# RFC 1738 §3: "If :<port> is omitted, the port defaults to 80" (§3.3 HTTP); 21 (§3.2 FTP), 70
+# (§3.4 Gopher), 119 (§3.7 NNTP), 23 (§3.8 Telnet), 210 (§3.9 WAIS), 1525 (§3.11 Prospero).
+DEFAULT_PORTS = {
+    "ftp": 21,
+    "gopher": 70,
+    "http": 80,
+    "nntp": 119,
+    "prospero": 1525,
+    "telnet": 23,
+    "wais": 210,
+}
 
 
 class Login(NamedTuple):
@@ -118,33 +130,84 @@ class URLParts(_Components):
         "Some or all of the parts "<user>:<password>@", ":<password>", ":<port>", and "/<url-path>"
         may be excluded." An excluded part is ``None``; one written but empty is ``""``:
         ``ftp://@host.com/`` has user ``""`` and password ``None``; ``ftp://foo:@host.com/`` has
-        user ``"foo"`` and password ``""``.
-
-        RFC 1738 forbids an unescaped ``@`` in user and password, so a net_loc with two of them is
-        already malformed; like browsers, the *last* ``@`` ends the login
-        (``http://evil.com\\@good.com/`` has host ``good.com``). A bracketed IPv6 literal
-        (RFC 2732) keeps its colons: the port is only what follows ``]:``.
+        user ``"foo"`` and password ``""``. Where the net_loc splits is :func:`login_bounds`.
         """
         netloc = self.netloc
-        user: str | None = None
-        password: str | None = None
-        at = netloc.rfind("@")
+        at, user_end, host_end = login_bounds(netloc)
+        user = password = port = None
         if at >= 0:
-            userinfo, hostport = netloc[:at], netloc[at + 1 :]
-            user, colon, pw = userinfo.partition(":")
-            password = pw if colon else None
-        else:
-            hostport = netloc
-        port: str | None = None
-        if hostport.startswith("["):
-            close = hostport.find("]")
-            if close >= 0 and hostport.startswith(":", close + 1):
-                hostport, port = hostport[: close + 1], hostport[close + 2 :]
-        else:
-            host, colon, rest = hostport.rpartition(":")
-            if colon:
-                hostport, port = host, rest
-        return Login(user, password, hostport, port)
+            user = netloc[:user_end]
+            if user_end < at:
+                password = netloc[user_end + 1 : at]
+        if host_end < len(netloc):
+            port = netloc[host_end + 1 :]
+        return Login(user, password, netloc[at + 1 : host_end], port)
+
+    # What urllib.parse's SplitResult offers, read by RFC 1738 §3.1 instead of by urllib's rules.
+
+    @property
+    def hostname(self) -> str | None:
+        """The host in lower case (an IPv6 literal without its brackets); ``None`` when empty."""
+        host = self.login().host
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+        return host.lower() or None
+
+    @property
+    def port(self) -> int | None:
+        """The port written, as an ``int``; else the scheme's RFC 1738 default
+        (:data:`DEFAULT_PORTS`: ``http`` 80, ``ftp`` 21, ...); else ``None``.
+
+        A port that is not digits (``http://h:abc/``) gives ``None``, where urllib raises:
+        ``baselinks.check`` reports it (``invalid-port``), and the parser never raises.
+        """
+        port = self.login().port
+        if port and port.isascii() and port.isdigit():
+            return int(port)
+        if port:
+            return None
+        return DEFAULT_PORTS.get(self.scheme.lower())
+
+    @property
+    def username(self) -> str | None:
+        """The user as written (still %-encoded); ``None`` when the login has none."""
+        return self.login().user
+
+    @property
+    def password(self) -> str | None:
+        """The password as written (still %-encoded); ``None`` when the login has none."""
+        return self.login().password
+
+
+def login_bounds(netloc: str) -> tuple[int, int, int]:
+    """Where RFC 1738 §3.1's ``<user>:<password>@<host>:<port>`` splits ``netloc``.
+
+    Returns ``(at, user_end, host_end)``: the ``@`` that ends the login (-1 when none), the
+    ``:`` that ends the user (``at`` when there is no password), and where the host ends (the
+    ``:`` before the port, or ``len(netloc)``). One source for :meth:`URLParts.login` and for
+    ``baselinks.check``, which reports what this reading had to tolerate:
+
+    * §3.1: "Within the user and password field, any ":", "@", or "/" must be encoded", so a
+      login holds no ``@`` and the user no ``:``. When it does anyway, the *last* ``@`` ends the
+      login, as browsers read it (``http://evil.com\\@good.com/`` has host ``good.com``), and
+      the *first* ``:`` ends the user (``ftp://a:b:c@h/`` has password ``b:c``).
+    * ``host = hostname | hostnumber`` holds no ``:``, so the host ends at the first ``:``
+      after the login (``http://host:80:90/`` has host ``host`` and port ``80:90``), except
+      that a bracketed IPv6 literal (RFC 2732) keeps its colons: the port follows ``]:``.
+    """
+    at = netloc.rfind("@")
+    user_end = netloc.find(":", 0, at) if at > 0 else -1
+    if user_end < 0:
+        user_end = at
+    start = at + 1
+    if netloc.startswith("[", start):
+        close = netloc.find("]", start)
+        host_end = close + 1 if close >= 0 and netloc.startswith(":", close + 1) else len(netloc)
+    else:
+        host_end = netloc.find(":", start)
+        if host_end < 0:
+            host_end = len(netloc)
+    return at, user_end, host_end
 
 
 def split(url: str) -> tuple[str, str | None, str, str, str, str]:
@@ -218,12 +281,20 @@ def recombine(
       ``http://a/g``, not ``http://ag``). So do params or a query after a net_loc with an empty
       path (``http://a/?y``): RFC 1738 §3.3 omits the "/" only when both path and searchpart
       are absent, and without it §2.4.3 would read ``?y`` back as part of the net_loc.
+    * Without a net_loc, a path that begins with ``//`` would be read back as one (§2.4.3):
+      ``http:/b/c`` + ``..//evil/x`` would give ``http://evil/x``, a host neither URL had,
+      though "the ".." syntax cannot be used to change the <net_loc> of a URL" (RFC 1808
+      §5.2). Such a path is written ``/.//evil/x``, as the WHATWG URL serializer does (RFC 3986
+      §3.3: without an authority, "the path cannot begin with two slash characters");
+      ``diagnose`` reports ``path-as-netloc``.
     """
     out = f"{scheme}:" if scheme else ""
     if netloc or netloc_present:
         out += "//" + netloc
         if (path[:1] != "/") if path else (params or query):
             out += "/"
+    elif path[:2] == "//":
+        out += "/."
     out += path
     if params:
         out += ";" + params

@@ -22,6 +22,10 @@ assert_type(baselinks.parse("http://a/b").login(), baselinks.Login)
 assert_type(baselinks.Resolver("http://a/").resolve("b"), str)
 assert_type(baselinks.explain("http://a/b", "c").steps, tuple[baselinks.Step, ...])
 assert_type(baselinks.diagnose("http://a/b", "c", None), tuple[str, ...])
+assert_type(baselinks.check("http://u@h/"), tuple[baselinks.Problem, ...])
+assert_type(baselinks.check("http://h:x/")[0].span, tuple[int, int])
+assert_type(baselinks.parse("http://h/").port, int | None)
+assert_type(baselinks.parse("http://h/").hostname, str | None)
 assert_type(baselinks.Summary().links, int)
 assert_type(LinkExtractor(allow=r"/docs/").matches("http://e/docs/"), bool)
 
@@ -29,3 +33,4 @@ baselinks.extract_links(b"", urll="http://e/")  # type: ignore[call-arg]
 baselinks.extract_links(b"", workers="2")  # type: ignore[arg-type]
 baselinks.resolve("http://a/b")  # type: ignore[call-arg]
 links[0].url = "x"  # type: ignore[misc]
+baselinks.check(b"http://h/")  # type: ignore[arg-type]
