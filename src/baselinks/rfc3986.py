@@ -96,8 +96,9 @@ def remove_dot_segments(path: str) -> str:
             buf, i, n = "/", 0, 1
             if output:
                 output.pop()
-        # D. an input buffer of only "." or ".." is removed
-        elif buf[i:] in (".", ".."):
+        # D. an input buffer of only "." or ".." is removed (the length is tested first:
+        # buf[i:] is a copy of the rest of the path, and a copy per segment is quadratic)
+        elif n - i <= 2 and buf[i:] in (".", ".."):
             i = n
         # E. the first segment (with its "/", if any) moves to the output
         else:
