@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 from hypothesis import given
@@ -21,7 +22,10 @@ CASES = [
     ("", "", ()),
     (BASE, "a b", ("invalid-character",)),
     (BASE, "caf\u00e9", ("invalid-character",)),
-    (BASE, "x\x01", ("invalid-character",)),
+    (BASE, "x\x01", ("invalid-character", "control-character")),
+    ("http://a/b\x1b[2J/", "g", ("control-character",)),  # from the base: the reference is clean
+    (BASE, "x\u2028", ("invalid-character", "control-character")),
+    (BASE, "x\u00a0", ("invalid-character",)),  # a no-break space is no line separator
     *[(BASE, f"x{c}y", ("invalid-character",)) for c in '<>"{}|\\^`'],
     (BASE, "~user/[x]", ()),  # RFC 3986 unreserved "~" and IPv6 brackets are not flagged
     (BASE, "100%", ("bad-escape",)),
@@ -78,6 +82,7 @@ def test_codes_come_in_a_stable_order() -> None:
         "colon-in-first-segment",
         "unsuitable-base",
         "dot-segments-above-root",
+        "control-character",
     ]
 
 
@@ -120,14 +125,18 @@ def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str
             found.add("unsuitable-base")
     if result and ".." in split(result)[2].split("/"):
         found.add("dot-segments-above-root")
+    if result and any(unicodedata.category(c) == "Cc" or c in "\u2028\u2029" for c in result):
+        found.add("control-character")
     return tuple(code for code in CODES if code in found)
 
 
-_URLISH = st.text(alphabet="ab:/?#;.%2F@[] é", max_size=14)
+_URLISH = st.text(alphabet="ab:/?#;.%2F@[] é\n\x1b\x7f\x85\u2028", max_size=14)
 
 
 @given(
-    base=st.sampled_from(["", BASE, "http:", "mailto:x", "foo:bar", "file:///a/b", "HTTP://A"]),
+    base=st.sampled_from(
+        ["", BASE, "http:", "mailto:x", "foo:bar", "file:///a/b", "HTTP://A", "http://a/\x1b/"]
+    ),
     embedded=_URLISH,
     resolvable=st.booleans(),
 )

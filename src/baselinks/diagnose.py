@@ -23,6 +23,10 @@ tuple is the order of :data:`CODES`, so output is stable.
                               §2 and §2.3: relative URLs apply only to those schemes)
 ``dot-segments-above-root``   a ``..`` segment left in the result: more ``..`` than the base
                               has levels (RFC 1808 §5.2)
+``control-character``         the result holds a control character (C0, DEL, C1) or a line
+                              separator (U+2028, U+2029), from the reference or the base:
+                              ``--format text`` writes it percent-encoded (RFC 1738 §2.2:
+                              controls "are not printable")
 ============================  ==============================================================
 """
 
@@ -33,7 +37,7 @@ from functools import lru_cache
 
 from .url import SCHEME_RE, split
 
-__all__ = ["CODES", "diagnose"]
+__all__ = ["CODES", "CONTROL_CHARACTERS", "diagnose"]
 
 CODES = (
     "no-base",
@@ -44,7 +48,12 @@ CODES = (
     "colon-in-first-segment",
     "unsuitable-base",
     "dot-segments-above-root",
+    "control-character",
 )
+
+# What control-character flags, and what --format text percent-encodes (write.py): one line per
+# URL for every reader, including those that split at U+0085, U+2028 and U+2029.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 # One character class each: a search is linear in the input, no backtracking possible.
 _INVALID = re.compile(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]')
@@ -105,6 +114,7 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
     above_root = (
         result is not None and ".." in result and _DOTDOT.search(split(result)[2]) is not None
     )
+    control = result is not None and CONTROL_CHARACTERS.search(result) is not None
     if not (
         no_base
         or result is None
@@ -114,7 +124,11 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         or colon
         or unsuitable
         or above_root
+        or control
     ):
         return ()
-    flags = (no_base, result is None, invalid, bad_escape, loophole, colon, unsuitable, above_root)
+    flags = (
+        no_base, result is None, invalid, bad_escape, loophole, colon, unsuitable, above_root,
+        control,
+    )  # fmt: skip
     return tuple(code for code, on in zip(CODES, flags, strict=True) if on)
