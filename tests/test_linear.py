@@ -149,6 +149,7 @@ _PIECES = st.sampled_from(
         "<img alt=''>",
         "<img>",
         "<!-- hidden -->",
+        "<?php echo 1 ?>tail",
         "<script>code()</script>",
         "<br>",
         " ",

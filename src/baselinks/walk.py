@@ -318,7 +318,7 @@ def _nested_anchor_texts(root: Any) -> dict[Any, str]:
     count = 0  # elements started so far
     spans: dict[Any, list[int]] = {}  # anchor -> [first char, end char, first element, end el.]
     alts: list[tuple[int, str]] = []  # (element number, alt) of each <img alt> with an alt
-    for event, node in etree.iterwalk(root, events=("start", "end", "comment")):
+    for event, node in etree.iterwalk(root, events=("start", "end", "comment", "pi")):
         if event == "start":
             if node.tag == "a":
                 spans[node] = [size, 0, count, 0]
