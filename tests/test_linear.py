@@ -7,6 +7,7 @@ depend on the machine (characters copied, characters of text computed, bytes wri
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, SupportsIndex
 
@@ -43,6 +44,35 @@ def test_remove_dot_segments_copies_each_character_a_bounded_number_of_times() -
     result = remove_dot_segments(_CountingStr(path))
     assert result == "/a" * 20_000 + "/c"
     assert _CountingStr.copied <= 2 * len(path)
+
+
+def _remove_dot_segments_literally(path: str) -> str:
+    """RFC 3986 §5.2.4 as written: an input buffer, rules A to E tried in order."""
+    output = ""
+    while path:
+        if path.startswith("../"):  # A
+            path = path[3:]
+        elif path.startswith("./") or path.startswith("/./"):  # A, B
+            path = path[2:]
+        elif path == "/.":
+            path = "/"
+        elif path.startswith("/../") or path == "/..":  # C
+            path = "/" + path[4:]
+            output = output[: max(output.rfind("/"), 0)]
+        elif path in (".", ".."):  # D
+            path = ""
+        else:  # E
+            end = path.find("/", 1)
+            end = len(path) if end < 0 else end
+            output, path = output + path[:end], path[end:]
+    return output
+
+
+def test_remove_dot_segments_is_the_input_buffer_algorithm_on_every_short_path() -> None:
+    paths = ["".join(chars) for n in range(10) for chars in itertools.product("./a", repeat=n)]
+    assert len(paths) == 29_524
+    for path in paths:
+        assert remove_dot_segments(path) == _remove_dot_segments_literally(path), path
 
 
 def test_rfc3986_mode_on_a_long_path_resolves_it() -> None:
