@@ -219,6 +219,12 @@ def test_nested_anchors_write_output_proportional_to_the_input() -> None:
     assert sum(len(link.text) for link in links) <= 1000 * TEXT_CAP
 
 
+def test_nested_anchors_around_one_long_word_are_capped() -> None:
+    links = extract_links(b"<a href=x><span>" * 100 + b"y" * 100_000, url=URL)
+    assert {link.text for link in links} == {"y" * (TEXT_CAP - 1) + "\u2026"}
+    assert len(links) == 100
+
+
 def test_nested_anchors_compute_the_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The string-value of each nested anchor was computed whole (and the <img> under each
     searched for an alt): the size of the document times the depth of the anchors."""

@@ -343,7 +343,10 @@ def _nested_anchor_texts(root: Any) -> dict[Any, str]:
         length = 0
         index = bisect.bisect_right(word_ends, first)  # the first word ending inside the span
         while index < len(words) and words[index][0] < end and length <= TEXT_CAP:
-            word = whole[max(words[index][0], first) : min(words[index][1], end)]
+            start = max(words[index][0], first)
+            # one character more than the cap at most: a word of a megabyte is not copied for
+            # each anchor around it, and _capped still sees that the text was longer
+            word = whole[start : min(words[index][1], end, start + TEXT_CAP + 1)]
             kept.append(word)
             length += len(word) + 1
             index += 1
