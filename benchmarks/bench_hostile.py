@@ -75,12 +75,17 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "over-deep, then stray end tags": (lambda n: OVER_DEEP + b"</x>" * n, 50_000),
     "nested anchors, then <img>": (lambda n: nested_anchors(n, b"<img>"), 2_000),
     "nested anchors, then text": (lambda n: nested_anchors(n, b"word "), 2_000),
+    "select, under deep nesting": (
+        lambda n: b"<div>" * (n // 40) + b"<a href=x></a>" * n,  # 1000 deep at 4n
+        10_000,
+    ),
     "long path, rfc1808": (lambda n: b'<a href="' + b"a/" * n + b'../x">', 1_000_000),
     "long path, rfc3986": (lambda n: b'<a href="' + b"a/" * n + b'../x">', 1_000_000),
 }
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "long path, rfc3986": {"mode": "rfc3986"},
+    "select, under deep nesting": {"select": "a"},
 }
 
 

@@ -14,13 +14,14 @@ from typing import Any, SupportsIndex
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml.cssselect import CSSSelector
 
 from baselinks import extract_links
 from baselinks import load as load_module
 from baselinks import walk as walk_module
 from baselinks.load import parse_utf8
 from baselinks.rfc3986 import remove_dot_segments
-from baselinks.walk import TEXT_CAP, raw_links
+from baselinks.walk import TEXT_CAP, raw_links, select_roots
 
 URL = "http://e.example/dir/page.html"
 
@@ -242,6 +243,22 @@ def test_nested_anchors_compute_the_text_once(monkeypatch: pytest.MonkeyPatch) -
     links = raw_links(tree)
     assert [link.text for link in links] == ["last"] * 1000
     assert sum(computed) <= len(document)
+
+
+_SELECTABLE = st.sampled_from(
+    ["<div>", "</div>", "<p class=x>", "</p>", "<a href=y>", "</a>", "<span class=x>", "t"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_SELECTABLE, max_size=30), st.sampled_from(["div", ".x", "a, div", "p span"]))
+def test_select_gives_the_outermost_matches_in_document_order(
+    pieces: list[str], selector: str
+) -> None:
+    tree = parse_utf8("".join(pieces).encode())
+    matches = CSSSelector(selector)(tree)
+    outermost = [m for m in matches if not any(a in set(matches) for a in m.iterancestors())]
+    assert select_roots(tree, selector) == outermost
 
 
 def test_an_over_deep_document_keeps_the_links_after_a_cut_in_a_long_line() -> None:

@@ -511,6 +511,16 @@ def select_roots(tree: Any, select: str | None) -> list[Any] | None:
         raise SelectError(f"invalid CSS selector {select!r}: {exc}") from None
     except etree.XPathError as exc:
         raise SelectError(f"invalid XPath {str(select)!r}: {exc}") from None
-    chosen = set(matches)
-    # Walk each outermost match once, so a link inside two matches is reported once.
-    return [m for m in matches if not any(a in chosen for a in m.iterancestors())]
+    # Walk each outermost match once, so a link inside two matches is reported once. The
+    # matches come in document order, so one is inside an earlier one exactly when it is inside
+    # the last outermost one: a set of that one's descendants answers, and the outermost
+    # matches are disjoint, so each element is put in such a set once at most. (Asking each
+    # match's ancestors took the depth per match: select="a" under 1000 <div>s, 40,000 links,
+    # 4.7 s against 0.5 s without select.)
+    roots: list[Any] = []
+    inside: set[Any] = set()
+    for match in matches:
+        if match not in inside:
+            roots.append(match)
+            inside = set(match.iterdescendants())
+    return roots
