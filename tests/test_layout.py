@@ -22,6 +22,7 @@ ALLOWED_THIRD_PARTY = {
     "load": {"lxml"},
     "base": {"lxml"},
     "walk": {"lxml"},
+    "anchor": {"lxml"},
     "containers": set(),
     "containers.entries": set(),
     "containers.sniff": set(),

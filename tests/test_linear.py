@@ -16,12 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml.cssselect import CSSSelector
 
+from baselinks import anchor as anchor_module
 from baselinks import extract_links
 from baselinks import load as load_module
-from baselinks import walk as walk_module
+from baselinks.anchor import TEXT_CAP
 from baselinks.load import parse_utf8
 from baselinks.rfc3986 import remove_dot_segments
-from baselinks.walk import TEXT_CAP, raw_links, select_roots
+from baselinks.walk import raw_links, select_roots
 
 URL = "http://e.example/dir/page.html"
 
@@ -230,14 +231,14 @@ def test_nested_anchors_compute_the_text_once(monkeypatch: pytest.MonkeyPatch) -
     """The string-value of each nested anchor was computed whole (and the <img> under each
     searched for an alt): the size of the document times the depth of the anchors."""
     computed: list[int] = []
-    string_value = walk_module._string_value
+    string_value = anchor_module._string_value
 
     def counting(element: Any) -> str:
         value = string_value(element)
         computed.append(len(value))
         return value
 
-    monkeypatch.setattr(walk_module, "_string_value", counting)
+    monkeypatch.setattr(anchor_module, "_string_value", counting)
     document = b"<a href=x><span>" * 1000 + b"<img> " * 5000 + b"<img alt=last>"
     tree = parse_utf8(document)
     links = raw_links(tree)

@@ -160,7 +160,8 @@ def _deep_start_tags(data: bytes) -> list[tuple[int, bytes]]:
     :data:`MAX_NESTING`, in document order.
 
     Written by hand: the stdlib's ``html.parser`` (used here before) is quadratic on unclosed
-    tags (``<a <a <a``: 155 KB took 51 s) and raises AssertionError on ``<![x``, and libxml2,
+    tags (``<a <a <a`` after 3000 ``<div>``: 90 KB took 182 s) and raises AssertionError on
+    ``<![x``, and libxml2,
     which gave up on the document, cannot be asked. The depth is a stack of open names, with a
     count per name so that a stray end tag costs nothing; an end tag closes up to its name,
     as libxml2 does for most tags. Each step moves forward: linear in the document.
