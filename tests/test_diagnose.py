@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,12 @@ CASES = [
     # the reference as written (invalid-character), then the resolved URL's hpath (RFC 1738 §5)
     (BASE, "a b", ("invalid-character", "path-character")),
     (BASE, "caf\u00e9", ("invalid-character", "path-character")),
-    (BASE, "x\x01", ("invalid-character", "path-character")),
+    (BASE, "x\x01", ("invalid-character", "control-character", "path-character")),
+    # from the base: the reference is clean
+    ("http://a/b\x1b[2J/", "g", ("control-character", "path-character")),
+    (BASE, "x\u2028", ("invalid-character", "control-character", "path-character")),
+    # a no-break space is no line separator
+    (BASE, "x\u00a0", ("invalid-character", "path-character")),
     *[(BASE, f"x{c}y", ("invalid-character", "path-character")) for c in '<>"{}|\\^`'],
     # RFC 3986 unreserved "~" and IPv6 brackets are not invalid-character; RFC 1738's hsegment
     # (uchar) still excludes them: "~", "[", "]" are "national", unsafe (RFC 1738 §2.2)
@@ -134,6 +140,7 @@ def test_codes_come_in_a_stable_order() -> None:
         "unsuitable-base",
         "dot-segments-above-root",
         "path-as-netloc",
+        "control-character",
         *RFC1738_CODES,
         "saved-copy",  # given by api from the disk, after diagnose (tests/test_saved.py)
     ]
@@ -194,6 +201,8 @@ def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str
                         break
             if segments[:1] == [".."]:
                 found.add("dot-segments-above-root")
+        if any(unicodedata.category(c) == "Cc" or c in "\u2028\u2029" for c in result):
+            found.add("control-character")
         if result_netloc is None and result_path.startswith("/.//"):
             found.add("path-as-netloc")
         # analyse() is the slow path of rfc1738.codes(): the fast path must agree with it
@@ -201,11 +210,13 @@ def _literal_diagnose(base: str, embedded: str, result: str | None) -> tuple[str
     return tuple(code for code in CODES if code in found)
 
 
-_URLISH = st.text(alphabet="ab:/?#;.%2F@[] é", max_size=14)
+_URLISH = st.text(alphabet="ab:/?#;.%2F@[] é\n\x1b\x7f\x85\u2028", max_size=14)
 
 
 @given(
-    base=st.sampled_from(["", BASE, "http:", "mailto:x", "foo:bar", "file:///a/b", "HTTP://A"]),
+    base=st.sampled_from(
+        ["", BASE, "http:", "mailto:x", "foo:bar", "file:///a/b", "HTTP://A", "http://a/\x1b/"]
+    ),
     embedded=_URLISH,
     resolvable=st.booleans(),
 )

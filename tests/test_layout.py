@@ -27,6 +27,7 @@ ALLOWED_THIRD_PARTY = {
     "base": {"lxml"},
     "walk": {"lxml"},
     "sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
+    "anchor": {"lxml"},
     "containers": set(),
     "containers.entries": set(),
     "containers.doctypes": set(),
@@ -101,7 +102,9 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
                 found |= {node.module} if node.module else {alias.name for alias in node.names}
         return found
 
-    assert local_imports("write") == {"api"}
+    # write: the Link record, the control-character set its text format percent-encodes (the
+    # set diagnose flags), and the terminal escaping of its table (errors.printable)
+    assert local_imports("write") == {"api", "diagnose", "errors"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (api is imported for the Link type only)

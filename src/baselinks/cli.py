@@ -27,7 +27,7 @@ from typing import TextIO, cast
 from . import __version__
 from .api import KINDS, Summary, iter_rendered
 from .diagnose import diagnose
-from .errors import InputError, SelectError, URLError, describe
+from .errors import InputError, SelectError, URLError, describe, printable
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .rfc1738 import analyse
 from .url import URLParts, parse
@@ -165,7 +165,7 @@ def _attr_pair(value: str) -> tuple[str, str]:
 
 
 def _error(message: str) -> None:
-    print(f"baselinks: {message}", file=sys.stderr)
+    print(f"baselinks: {printable(message)}", file=sys.stderr)
 
 
 def _components(parts: URLParts) -> str:
@@ -382,7 +382,7 @@ class _Progress:
         self.bar.update(tally.documents - self.bar.n)  # redrawn at most every EVERY seconds
 
     def say(self, message: str) -> None:
-        self.bar.write(f"baselinks: {message}", file=sys.stderr)  # above the bar
+        self.bar.write(f"baselinks: {printable(message)}", file=sys.stderr)  # above the bar
 
     def close(self) -> None:
         self.bar.close()

@@ -32,6 +32,10 @@ tuple is the order of :data:`CODES`, so output is stable.
                               plainly it would read back with a net_loc neither URL had
                               (``http:/b/c`` + ``..//evil/x``); "the ".." syntax cannot be used
                               to change the <net_loc> of a URL" (RFC 1808 §5.2)
+``control-character``         the result holds a control character (C0, DEL, C1) or a line
+                              separator (U+2028, U+2029), from the reference or the base:
+                              ``--format text`` writes it percent-encoded (RFC 1738 §2.2:
+                              controls "are not printable")
 ``saved-copy``                a relative reference into the folder a browser saved beside the
                               page (``./page_files/a.css``; the folder is there on disk): the
                               URL never existed, the file is ``raw`` beside ``document``
@@ -53,7 +57,7 @@ from urllib.parse import unquote
 from . import rfc1738
 from .url import SCHEME_RE, split
 
-__all__ = ["CODES", "diagnose", "saved_copy"]
+__all__ = ["CODES", "CONTROL_CHARACTERS", "diagnose", "saved_copy"]
 
 # diagnose() sets one flag for each of these, in this order; then come the RFC 1738 rules; then
 # saved-copy, which asks the disk (saved_copy(), not diagnose()).
@@ -67,8 +71,13 @@ _FLAGGED = (
     "unsuitable-base",
     "dot-segments-above-root",
     "path-as-netloc",
+    "control-character",
 )
 CODES = (*_FLAGGED, *rfc1738.CODES, "saved-copy")
+
+# What control-character flags, and what --format text percent-encodes (write.py): one line per
+# URL for every reader, including those that split at U+0085, U+2028 and U+2029.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 # One character class each: a search is linear in the input, no backtracking possible.
 _INVALID = re.compile(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]')
@@ -204,6 +213,7 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         as_netloc = "/.//" in result and _path_as_netloc(result)
         if not no_base:  # else the result is the relative reference, not an RFC 1738 URL
             syntax = rfc1738.codes(result)
+    control = result is not None and CONTROL_CHARACTERS.search(result) is not None
     if not (
         no_base
         or result is None
@@ -214,6 +224,7 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         or unsuitable
         or above_root
         or as_netloc
+        or control
     ):
         return syntax
     flags = (
@@ -226,6 +237,7 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         unsuitable,
         above_root,
         as_netloc,
+        control,
     )
     return tuple(code for code, on in zip(_FLAGGED, flags, strict=True) if on) + syntax
 

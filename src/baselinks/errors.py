@@ -12,6 +12,8 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
     "BaselinksError",
     "InputError",
@@ -19,6 +21,7 @@ __all__ = [
     "URLError",
     "describe",
     "internal",
+    "printable",
     "raise_first",
 ]
 
@@ -84,3 +87,38 @@ def raise_first(errors: list[InputError]) -> None:
         for other in errors[1:]:
             first.add_note(str(other))
         raise first
+
+
+# What a terminal must not receive from an input: the C0 controls (ESC starts "ESC]0;title BEL"
+# and "ESC[2J"), DEL, the C1 controls (U+009B is a one-character CSI to some terminals), the
+# line and paragraph separators, the bidirectional overrides and isolates (they reorder what a
+# person reads: "Trojan Source", CVE-2021-42574), and lone surrogates (a file name that is not
+# UTF-8, decoded with surrogateescape, cannot even be encoded for output). One character
+# class: a search is linear.
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    if char in _NAMED:
+        return _NAMED[char]
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the byte that was not UTF-8
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    r"""``text`` for a terminal: each control character written as an escape, as Python's
+    ``repr`` writes it (``\n``, ``\x1b``, ``\u2028``); everything else as it is.
+
+    Every line baselinks prints on stderr, and the ``table`` format, go through it: a URL or a
+    ``WARC-Target-URI`` holding ``ESC]0;...BEL`` cannot retitle the terminal, nor a newline
+    forge a second error line. For a person to read: a backslash is not doubled.
+    """
+    if _UNPRINTABLE.search(text) is None:
+        return text
+    return _UNPRINTABLE.sub(_escape, text)

@@ -15,7 +15,6 @@ import html
 import os
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -107,66 +106,129 @@ def _stopped(log: Any) -> str:
     return ""
 
 
-# Elements opened below this depth (as counted by _Nesting) are closed at once, their content
-# going to their parent. libxml2 stops at 2048; the count can fall short of libxml2's own when
-# a stray end tag closes more than libxml2 would, hence the margin.
+# Elements opened below this depth (as counted by _deep_start_tags) are closed at once, their
+# content going to their parent. libxml2 stops at 2048; the count can fall short of libxml2's
+# own when a stray end tag closes more than libxml2 would, hence the margin.
 MAX_NESTING = 1024
 
 # HTML §13.1.2: elements that have no end tag, and so never nest.
 _VOID = frozenset({
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-    "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen",
+    b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta",
+    b"param", b"source", b"track", b"wbr", b"basefont", b"bgsound", b"frame", b"keygen",
 })  # fmt: skip
 
 
-class _Nesting(HTMLParser):
-    """Where a start tag opens an element deeper than :data:`MAX_NESTING`.
+# The HTML tokenizer's delimiters (HTML §13.2.5), as far as depth needs them: a tag name, the
+# attributes up to the next "=" or the tag's end, an unquoted value; a comment's end (§13.2.5.
+# 43-52: "-->" or "--!>", and "<!-->" is a whole comment). Each is character classes in
+# sequence, every class disjoint from the next: one way to match, no backtracking.
+_TAG_NAME = re.compile(rb"[A-Za-z][^\t\n\f\r />]*")
+_ATTRIBUTES = re.compile(rb"[\t\n\f\r /]*(?:[^\t\n\f\r />=][^\t\n\f\r />=]*)?[\t\n\f\r ]*")
+_SPACE = re.compile(rb"[\t\n\f\r ]*")
+_UNQUOTED = re.compile(rb"[^\t\n\f\r >]*")
+_COMMENT_END = re.compile(rb"--!?>")
+# Elements whose content is text up to their own end tag (§13.2.5.2-5: RCDATA, RAWTEXT,
+# script data; <plaintext> runs to the end of the document).
+# The search for the end tag is a literal prefix and one character class: linear.
+_TEXT_ONLY = (
+    b"script", b"style", b"textarea", b"title", b"xmp", b"iframe", b"noembed", b"noframes",
+)  # fmt: skip
+_TEXT_ENDS = {
+    tag: re.compile(rb"</" + tag + rb"[\t\n\f\r />]", re.IGNORECASE) for tag in _TEXT_ONLY
+}
 
-    The stdlib's tokenizer, used only for a document libxml2 gave up on: it knows comments,
-    scripts and quoted attributes, which a regular expression over tags would not. The depth is
-    a stack of open names; an end tag closes up to its name, as libxml2 does for most tags.
+
+def _tag_end(data: bytes, i: int) -> int:
+    """The offset after the ``>`` that ends the tag whose attributes start at ``i``; -1 when
+    the document ends first (the tag is then dropped, §13.2.5.32 "eof-in-tag")."""
+    n = len(data)
+    while True:
+        i = _ATTRIBUTES.match(data, i).end()  # type: ignore[union-attr]  # matches ""
+        if i >= n:
+            return -1
+        if data[i] == 0x3E:  # ">"
+            return i + 1
+        if data[i] == 0x3D:  # "=": a value, quoted or not
+            i = _SPACE.match(data, i + 1).end()  # type: ignore[union-attr]
+            if i < n and data[i] in b"\"'":
+                i = data.find(data[i : i + 1], i + 1)
+                if i < 0:
+                    return -1
+                i += 1
+            else:
+                i = _UNQUOTED.match(data, i).end()  # type: ignore[union-attr]
+
+
+def _deep_start_tags(data: bytes) -> list[tuple[int, bytes]]:
+    """(offset after the tag, name) of each start tag that opens an element deeper than
+    :data:`MAX_NESTING`, in document order.
+
+    Written by hand: the stdlib's ``html.parser`` (used here before) is quadratic on unclosed
+    tags (``<a <a <a`` after 3000 ``<div>``: 90 KB took 182 s) and raises AssertionError on
+    ``<![x``, and libxml2,
+    which gave up on the document, cannot be asked. The depth is a stack of open names, with a
+    count per name so that a stray end tag costs nothing; an end tag closes up to its name,
+    as libxml2 does for most tags. Each step moves forward: linear in the document.
     """
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=False)
-        self.open: list[str] = []
-        self.cuts: list[tuple[int, int, str]] = []  # (line, column after the tag, name)
-
-    def handle_starttag(self, tag: str, attrs: object) -> None:
-        if tag in _VOID:
-            return
-        if len(self.open) < MAX_NESTING:
-            self.open.append(tag)
+    open_names: list[bytes] = []
+    counts: dict[bytes, int] = {}
+    cuts: list[tuple[int, bytes]] = []
+    n = len(data)
+    i = data.find(b"<")
+    while 0 <= i < n - 1:
+        following = data[i + 1]
+        if data.startswith(b"<!--", i):
+            found = _COMMENT_END.search(data, i + 2)
+            i = n if found is None else found.end()
+        elif following in b"!?" or (following == 0x2F and not _TAG_NAME.match(data, i + 2)):
+            i = data.find(b">", i + 2) + 1 or n  # a bogus comment, to the next ">"
+        elif following == 0x2F:  # "/": an end tag
+            name = _TAG_NAME.match(data, i + 2)
+            assert name is not None  # tested above
+            tag = name.group().lower()
+            i = _tag_end(data, name.end())
+            if counts.get(tag):
+                while True:
+                    closed = open_names.pop()
+                    counts[closed] -= 1
+                    if closed == tag:
+                        break
+        elif (name := _TAG_NAME.match(data, i + 1)) is not None:
+            tag = name.group().lower()
+            i = _tag_end(data, name.end())
+            if i < 0:
+                break
+            if tag in _VOID or data[i - 2] == 0x2F:  # "/>": opened and closed, as before
+                pass
+            elif len(open_names) < MAX_NESTING:
+                open_names.append(tag)
+                counts[tag] = counts.get(tag, 0) + 1
+            else:
+                cuts.append((i, tag))
+            if tag == b"plaintext":
+                break
+            text_end = _TEXT_ENDS.get(tag)
+            if text_end is not None:
+                found = text_end.search(data, i)
+                i = n if found is None else found.start()
+                continue
         else:
-            line, column = self.getpos()
-            self.cuts.append((line, column + len(self.get_starttag_text() or ""), tag))
-
-    def handle_endtag(self, tag: str) -> None:
-        for index in range(len(self.open) - 1, -1, -1):
-            if self.open[index] == tag:
-                del self.open[index:]
-                return
+            i += 1  # "<" and no tag: text
+        if i < 0:
+            break
+        i = data.find(b"<", i)
+    return cuts
 
 
 def _flatten(data: bytes) -> bytes:
     """``data`` with an end tag written after each start tag deeper than :data:`MAX_NESTING`."""
-    text = data.decode("utf-8", "surrogateescape")
-    nesting = _Nesting()
-    nesting.feed(text)
-    nesting.close()
-    starts = [0]  # the offset of each line (the tokenizer counts lines by "\n")
-    position = text.find("\n")
-    while position >= 0:
-        starts.append(position + 1)
-        position = text.find("\n", position + 1)
-    pieces: list[str] = []
+    pieces: list[bytes] = []
     done = 0
-    for line, column, tag in nesting.cuts:
-        end = starts[line - 1] + column
-        pieces += (text[done:end], f"</{tag}>")
+    for end, tag in _deep_start_tags(data):
+        pieces += (data[done:end], b"</" + tag + b">")
         done = end
-    pieces.append(text[done:])
-    return "".join(pieces).encode("utf-8", "surrogateescape")
+    pieces.append(data[done:])
+    return b"".join(pieces)
 
 
 def parse_html(text: str) -> Any:

@@ -107,37 +107,37 @@ def parse_srcset(value: str) -> list[Candidate]:
             # 8. descriptor tokenizer
             while pos < end and value[pos] in ASCII_WHITESPACE:
                 pos += 1
-            current, state = "", "in descriptor"
+            # The descriptor being collected is value[start:pos] (-1: none yet): the spec's
+            # "append c to current descriptor" always appends the next code point, so it is a
+            # slice, never a string grown one character at a time.
+            start, state = -1, "in descriptor"
             while True:
                 c = value[pos] if pos < end else ""
                 if state == "in descriptor":
                     if c and c in ASCII_WHITESPACE:
-                        if current:
-                            descriptors.append(current)
-                        current, state = "", "after descriptor"
+                        if start >= 0:
+                            descriptors.append(value[start:pos])
+                        start, state = -1, "after descriptor"
                     elif c == ",":
+                        if start >= 0:
+                            descriptors.append(value[start:pos])
                         pos += 1
-                        if current:
-                            descriptors.append(current)
                         break
                     elif c == "(":
-                        current += c
+                        start = pos if start < 0 else start
                         state = "in parens"
                     elif not c:
-                        if current:
-                            descriptors.append(current)
+                        if start >= 0:
+                            descriptors.append(value[start:pos])
                         break
                     else:
-                        current += c
+                        start = pos if start < 0 else start
                 elif state == "in parens":
                     if c == ")":
-                        current += c
                         state = "in descriptor"
                     elif not c:
-                        descriptors.append(current)
+                        descriptors.append(value[start:pos])
                         break
-                    else:
-                        current += c
                 else:  # after descriptor
                     if not c:
                         break

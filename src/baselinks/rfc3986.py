@@ -77,43 +77,44 @@ def merge(base: Components, ref_path: str) -> str:
 
 
 def remove_dot_segments(path: str) -> str:
-    """RFC 3986 §5.2.4, rules A to E applied to an input buffer, in linear time.
+    """RFC 3986 §5.2.4, rules A to E, on the path's segments: linear, one step per segment.
 
-    The input buffer is ``path[i:]`` (with ``path`` replaced by ``"/"`` where a rule says to
-    replace a final ``/.`` or ``/..`` by ``/``); the output buffer is a list of segments, each
-    with its preceding ``/``, so rule C's "remove the last segment and its preceding /" is a pop.
+    The RFC's input buffer only ever starts without a "/" at the start of a relative path, so
+    rules A and D act on the leading segments alone; after them, each segment is rule B
+    (``.``), C (``..``: the last output segment removed) or E (moved to the output), and a
+    final ``.`` or ``..`` leaves a "/". The output is a list of segments, each with its
+    preceding "/", so that C is a pop. tests/test_linear.py checks it against the rules applied
+    literally to an input buffer, on every path of up to 9 characters of ``./a``.
     """
     if "." not in path:
         return path
+    segments = path.split("/")
     output: list[str] = []
-    buf, i, n = path, 0, len(path)
-    while i < n:
-        # A. a prefix of "../" or "./" is removed
-        if buf.startswith("../", i):
-            i += 3
-        elif buf.startswith("./", i) or buf.startswith("/./", i):
-            i += 2
-        elif i + 2 == n and buf.endswith("/."):
-            buf, i, n = "/", 0, 1
-        # C. a prefix of "/../" or "/.." is replaced by "/", and the last output segment removed
-        elif buf.startswith("/../", i):
-            i += 3
+    first = 0
+    if segments[0]:  # a relative path
+        # A. its leading "../" and "./" are removed
+        while first < len(segments) - 1 and segments[first] in (".", ".."):
+            first += 1
+        # D. an input buffer of only "." or ".." (or nothing) is removed
+        if first == len(segments) - 1 and segments[first] in ("", ".", ".."):
+            return ""
+        if segments[first]:
+            output.append(segments[first])  # E. its first segment, with no "/" before it
+    last = len(segments) - 1
+    for index in range(first + 1, len(segments)):
+        segment = segments[index]
+        if segment == ".":
+            # B. "/./" or a final "/." is replaced by "/"
+            if index == last:
+                output.append("/")
+        elif segment == "..":
+            # C. "/../" or a final "/.." is replaced by "/", and the last output segment removed
             if output:
                 output.pop()
-        elif i + 3 == n and buf.endswith("/.."):
-            buf, i, n = "/", 0, 1
-            if output:
-                output.pop()
-        # D. an input buffer of only "." or ".." is removed
-        elif buf[i:] in (".", ".."):
-            i = n
-        # E. the first segment (with its "/", if any) moves to the output
+            if index == last:
+                output.append("/")
         else:
-            slash = buf.find("/", i + 1 if buf[i] == "/" else i)
-            if slash < 0:
-                slash = n
-            output.append(buf[i:slash])
-            i = slash
+            output.append("/" + segment)  # E. the next segment, with its "/"
     return "".join(output)
 
 

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from lxml import etree
 from lxml.cssselect import CSSSelector, SelectorError
 
+from .anchor import anchor_text
 from .errors import SelectError
 from .microsyntax import (
     ASCII_WHITESPACE,
@@ -415,29 +416,6 @@ class RawLink(NamedTuple):
     nested: bool = False  # raw is a whole document (iframe srcdoc)
 
 
-def _string_value(element: Any) -> str:
-    """XPath's string-value: the text of every descendant text node (not comments, not PIs).
-
-    libxml2's text serialisation gives exactly that, in 0.37 µs against 2.1 µs for a compiled
-    ``string()`` XPath (and 6 µs for ``element.xpath("string()")``, compiled per call).
-    """
-    return str(etree.tostring(element, method="text", encoding=str, with_tail=False))
-
-
-def _anchor_text(element: Any) -> str:
-    if element.tag == "area":
-        return " ".join((element.get("alt") or "").split())
-    if not len(element):
-        return " ".join((element.text or "").split())  # no children: the text is all of it
-    text = " ".join(_string_value(element).split())
-    if not text:
-        for image in element.iter("img"):
-            alt = image.get("alt")
-            if alt:
-                return " ".join(alt.split())
-    return text
-
-
 def _row_number(step: _Step) -> int:
     return step[0]
 
@@ -452,6 +430,7 @@ def _element_links(
     table: _Table,
     placed: tuple[str, ...],
     out: list[RawLink],
+    nested: dict[Any, str],
 ) -> None:
     # The hot loop of the walk (one call per element with a link attribute): plain tuples and
     # local names. RawLinks are built with tuple.__new__, skipping NamedTuple's Python-level
@@ -465,7 +444,7 @@ def _element_links(
         if written:
             rel = " ".join(written.lower().split())
         if tag != "link":
-            text = _anchor_text(element)
+            text = anchor_text(element, nested)
     plan = table.plans.get(tag)
     if plan is None:
         plan = table.plan(tag)
@@ -579,6 +558,7 @@ def raw_links(
     placements = _placements(roots)
     placed: tuple[str, ...] = ()
     out: list[RawLink] = []
+    nested: dict[Any, str] = {}  # the texts of anchors inside anchors (see anchor_text)
     for root in roots:
         for element in root.iter(etree.Element):
             tag = element.tag
@@ -596,7 +576,7 @@ def raw_links(
             keys = element.keys()
             if tag == "base" or ((not keys or link_attrs.isdisjoint(keys)) and tag not in always):
                 continue  # no link attribute; <base href> is the base (base.py), not a link
-            _element_links(element, tag, keys, table, placed, out)
+            _element_links(element, tag, keys, table, placed, out, nested)
     return out
 
 
@@ -653,6 +633,16 @@ def select_roots(tree: Any, select: str | None) -> list[Any] | None:
         raise SelectError(f"invalid CSS selector {select!r}: {exc}") from None
     except etree.XPathError as exc:
         raise SelectError(f"invalid XPath {str(select)!r}: {exc}") from None
-    chosen = set(matches)
-    # Walk each outermost match once, so a link inside two matches is reported once.
-    return [m for m in matches if not any(a in chosen for a in m.iterancestors())]
+    # Walk each outermost match once, so a link inside two matches is reported once. The
+    # matches come in document order, so one is inside an earlier one exactly when it is inside
+    # the last outermost one: a set of that one's descendants answers, and the outermost
+    # matches are disjoint, so each element is put in such a set once at most. (Asking each
+    # match's ancestors took the depth per match: select="a" under 1000 <div>s, 40,000 links,
+    # 4.7 s against 0.5 s without select.)
+    roots: list[Any] = []
+    inside: set[Any] = set()
+    for match in matches:
+        if match not in inside:
+            roots.append(match)
+            inside = set(match.iterdescendants())
+    return roots

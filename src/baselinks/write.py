@@ -4,7 +4,8 @@ A :class:`Format` is a header (written once) and a renderer that turns one docum
 text. Rendering is a pure function of the links, so it can run where the links were made (a
 worker process, with ``-j``) and the main process only writes. Each ``write_*`` function takes
 an iterable of links and a text stream, writes as it goes (output streams), and returns how many
-links it wrote.
+links it wrote. No format lets a value break its record: each renderer says what it escapes
+(the README's "Output that cannot be forged" has them side by side).
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ import csv
 import functools
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, TextIO
 
 from .api import FIELDS, Link
+from .diagnose import CONTROL_CHARACTERS
+from .errors import printable
 
 __all__ = [
     "FORMATS",
@@ -42,10 +46,24 @@ class Format(NamedTuple):
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
+# JSON escapes the C0 controls; these it may write as they are, and each breaks a line for some
+# reader (Python's str.splitlines() splits at U+0085, U+2028 and U+2029; a terminal takes
+# U+009B as CSI). Written as \uXXXX escapes they are the same JSON strings. They only occur
+# inside strings (the keys are ASCII), so the substitution is on the encoded text.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def _jsonl(links: Sequence[Link]) -> str:
     """One JSON object per line, every field of the record; ``problems`` is a list."""
     encode = _ENCODE
-    return "".join([encode(link.as_dict()) + "\n" for link in links])
+    text = "".join([encode(link.as_dict()) + "\n" for link in links])
+    if _JSON_UNSAFE.search(text) is None:
+        return text
+    return _JSON_UNSAFE.sub(_json_escape, text)
 
 
 def _row(link: Link) -> list[object]:
@@ -55,26 +73,70 @@ def _row(link: Link) -> list[object]:
     return [record[field] for field in FIELDS]
 
 
-class _TSV(csv.excel_tab):
-    lineterminator = "\n"
-
-
-def _render_delimited(dialect: type[csv.Dialect], links: Sequence[Link]) -> str:
+def _render_csv(dialect: type[csv.Dialect], links: Sequence[Link]) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, dialect=dialect).writerows(_row(link) for link in links)
     return buffer.getvalue()
 
 
-def _delimited(dialect: type[csv.Dialect]) -> Format:
+def _csv(dialect: type[csv.Dialect]) -> Format:
+    """RFC 4180: a value holding a comma, a quote, CR or LF is quoted (a quote doubled)."""
     buffer = io.StringIO()
     csv.writer(buffer, dialect=dialect).writerow(FIELDS)
     # a partial of a module-level function pickles (a closure would not): it goes to workers
-    return Format(buffer.getvalue(), functools.partial(_render_delimited, dialect))
+    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
+
+
+# IANA text/tab-separated-values: "Note that fields that contain tabs are not allowable in
+# this encoding". So a value is escaped, never quoted, as PostgreSQL's COPY text format does:
+# \t \n \r and \\, the other C0 controls and DEL as \b \f \v or \xHH (COPY reads them all
+# back). Every line then has exactly the header's fields for cut -f and awk -F'\t'.
+_TSV_SPECIAL = re.compile(r"[\x00-\x1f\x7f\\]")
+_TSV_NAMED = {
+    "\\": "\\\\",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\v": "\\v",
+}
+
+
+def _tsv_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return _TSV_NAMED.get(char) or f"\\x{ord(char):02x}"
+
+
+def _tsv_value(value: object) -> str:
+    text = str(value)
+    return text if _TSV_SPECIAL.search(text) is None else _TSV_SPECIAL.sub(_tsv_escape, text)
+
+
+def _tsv(links: Sequence[Link]) -> str:
+    """One line per link, the fields tab-separated, each escaped (never quoted)."""
+    return "".join(["\t".join(map(_tsv_value, _row(link))) + "\n" for link in links])
+
+
+def _percent(match: re.Match[str]) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8"))
+
+
+def _percent_encoded(url: str) -> str:
+    return CONTROL_CHARACTERS.sub(_percent, url)
 
 
 def _text(links: Sequence[Link]) -> str:
-    """The absolute URL, one per line."""
-    return "".join(link.url + "\n" for link in links)
+    """The absolute URL, one per line. A control character (or a line separator) in a URL is
+    percent-encoded, as a URL serializer would (WHATWG URL "C0 control percent-encode set"):
+    ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``."""
+    search = CONTROL_CHARACTERS.search
+    return "".join(
+        [
+            (link.url if search(link.url) is None else _percent_encoded(link.url)) + "\n"
+            for link in links
+        ]
+    )
 
 
 # The table's fixed columns; the URL, of any length, comes last so that every row aligns while
@@ -87,13 +149,16 @@ def _cut(value: str, width: int) -> str:
 
 
 def _table(links: Sequence[Link]) -> str:
-    """Aligned columns for a person at a terminal: kind, base source, where, URL."""
+    """Aligned columns for a person at a terminal: kind, base source, where, URL. Control
+    characters are shown escaped (``\\x1b``, ``\\n``: :func:`~baselinks.errors.printable`)."""
     return "".join(
         _TABLE.format(
             link.kind,
             link.base_source,
-            _cut(f"{link.tag} {link.attr}" + (f" :{link.line}" if link.line else ""), 22),
-            link.url + (f"  [{' '.join(link.problems)}]" if link.problems else ""),
+            _cut(
+                printable(f"{link.tag} {link.attr}") + (f" :{link.line}" if link.line else ""), 22
+            ),
+            printable(link.url) + (f"  [{' '.join(link.problems)}]" if link.problems else ""),
         )
         for link in links
     )
@@ -101,8 +166,8 @@ def _table(links: Sequence[Link]) -> str:
 
 FORMATS: dict[str, Format] = {
     "jsonl": Format("", _jsonl),
-    "csv": _delimited(csv.excel),  # RFC 4180, a header row; problems space-separated
-    "tsv": _delimited(_TSV),  # a header row; a value with a tab, newline or quote is quoted
+    "csv": _csv(csv.excel),  # RFC 4180, a header row; problems space-separated
+    "tsv": Format("\t".join(FIELDS) + "\n", _tsv),  # a header row; values escaped, never quoted
     "text": Format("", _text),
     "table": Format(_TABLE.format("KIND", "BASE", "FROM", "URL"), _table),
 }
