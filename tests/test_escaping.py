@@ -172,6 +172,7 @@ def test_text_format_on_the_command_line_prints_one_url_per_line(
         "invalid-character",
         "colon-in-first-segment",
         "control-character",
+        "path-character",  # RFC 1738 §5 hsegment: the LF, checked on the resolved URL
     ]
 
 
@@ -199,7 +200,7 @@ def test_a_warc_target_uri_with_escapes_reaches_neither_the_table_nor_stderr(
     status = main(["extract", str(path), "--format", "table"])
     captured = capsys.readouterr()
     assert "\x1b" not in captured.out and "\x07" not in captured.out
-    assert "http://w.example/\\x1b[2J\\x1b]2\\x07/x  [control-character]" in captured.out
+    assert "http://w.example/\\x1b[2J\\x1b]2\\x07/x  [control-character path-character]" in captured.out
     assert status == 1
     assert "\x1b" not in captured.err and "\x07" not in captured.err
     assert "crawl.warc.gz#http://w.example/\\x1b[2J\\x1b]2\\x07/" in captured.err

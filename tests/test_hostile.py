@@ -23,7 +23,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from baselinks import InputError, Summary, containers, extract_links
-from baselinks import load as load_module
+from baselinks import tokens as tokens_module
 from baselinks.cli import main
 from conftest import warc
 
@@ -440,7 +440,7 @@ def test_nesting_that_flattening_cannot_bring_under_the_limit_is_named(
 ) -> None:
     """The second parse is flattened below MAX_NESTING; set above libxml2's own limit, it
     fails as the first did, and the error says what was not read."""
-    monkeypatch.setattr(load_module, "MAX_NESTING", 5000)
+    monkeypatch.setattr(tokens_module, "MAX_NESTING", 5000)
     found, reported, summary = _library(_nested(3000))
     assert found == ["http://e.example/dir/before.html"]
     assert reported == [

@@ -18,7 +18,7 @@ from lxml.cssselect import CSSSelector
 
 from baselinks import anchor as anchor_module
 from baselinks import extract_links
-from baselinks import load as load_module
+from baselinks import tokens as tokens_module
 from baselinks.anchor import TEXT_CAP
 from baselinks.load import parse_utf8
 from baselinks.rfc3986 import remove_dot_segments
@@ -111,8 +111,8 @@ def test_markup_declarations_in_an_over_deep_document_keep_its_links(trap: bytes
 
 
 def _flattened(document: bytes, monkeypatch: pytest.MonkeyPatch, depth: int = 2) -> bytes:
-    monkeypatch.setattr(load_module, "MAX_NESTING", depth)
-    return load_module._flatten(document)
+    monkeypatch.setattr(tokens_module, "MAX_NESTING", depth)
+    return tokens_module.flatten(document)
 
 
 @pytest.mark.parametrize(
@@ -266,4 +266,4 @@ def test_an_over_deep_document_keeps_the_links_after_a_cut_in_a_long_line() -> N
     # the cut positions are byte offsets: multi-byte characters before them do not shift them
     document = "é".encode() * 100 + _DEEP + b'<a href="after">x</a>'
     assert [link.raw for link in extract_links(document, url=URL)] == ["after"]
-    assert re.search(rb"</div>", load_module._flatten(document)) is not None
+    assert re.search(rb"</div>", tokens_module.flatten(document)) is not None

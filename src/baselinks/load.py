@@ -11,7 +11,6 @@ Containers (MIME, WARC) will add their own loaders beside this one; each yields 
 from __future__ import annotations
 
 import contextlib
-import html
 import os
 import re
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 from lxml import etree
 
 from .encoding import decode
+from .tokens import flatten, late_tags
 
 __all__ = ["Document", "Source", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
 
@@ -72,7 +72,7 @@ def _parse(data: bytes) -> tuple[Any, str]:
         # Elements nested deeper than libxml2 builds: the tree ended there, and every link
         # after it would be lost. Parse again with the deepest elements made siblings, as a
         # browser does (Blink's parser stops nesting at 512).
-        root, stopped = _libxml2(_flatten(data))
+        root, stopped = _libxml2(flatten(data))
         if stopped is _DEPTH:
             line = _PARSER.error_log.last_error.line
             return root, (
@@ -104,131 +104,6 @@ def _stopped(log: Any) -> str:
                 return _DEPTH
             return f"libxml2 stopped at line {entry.line}: {entry.message.strip()}"
     return ""
-
-
-# Elements opened below this depth (as counted by _deep_start_tags) are closed at once, their
-# content going to their parent. libxml2 stops at 2048; the count can fall short of libxml2's
-# own when a stray end tag closes more than libxml2 would, hence the margin.
-MAX_NESTING = 1024
-
-# HTML §13.1.2: elements that have no end tag, and so never nest.
-_VOID = frozenset({
-    b"area", b"base", b"br", b"col", b"embed", b"hr", b"img", b"input", b"link", b"meta",
-    b"param", b"source", b"track", b"wbr", b"basefont", b"bgsound", b"frame", b"keygen",
-})  # fmt: skip
-
-
-# The HTML tokenizer's delimiters (HTML §13.2.5), as far as depth needs them: a tag name, the
-# attributes up to the next "=" or the tag's end, an unquoted value; a comment's end (§13.2.5.
-# 43-52: "-->" or "--!>", and "<!-->" is a whole comment). Each is character classes in
-# sequence, every class disjoint from the next: one way to match, no backtracking.
-_TAG_NAME = re.compile(rb"[A-Za-z][^\t\n\f\r />]*")
-_ATTRIBUTES = re.compile(rb"[\t\n\f\r /]*(?:[^\t\n\f\r />=][^\t\n\f\r />=]*)?[\t\n\f\r ]*")
-_SPACE = re.compile(rb"[\t\n\f\r ]*")
-_UNQUOTED = re.compile(rb"[^\t\n\f\r >]*")
-_COMMENT_END = re.compile(rb"--!?>")
-# Elements whose content is text up to their own end tag (§13.2.5.2-5: RCDATA, RAWTEXT,
-# script data; <plaintext> runs to the end of the document).
-# The search for the end tag is a literal prefix and one character class: linear.
-_TEXT_ONLY = (
-    b"script", b"style", b"textarea", b"title", b"xmp", b"iframe", b"noembed", b"noframes",
-)  # fmt: skip
-_TEXT_ENDS = {
-    tag: re.compile(rb"</" + tag + rb"[\t\n\f\r />]", re.IGNORECASE) for tag in _TEXT_ONLY
-}
-
-
-def _tag_end(data: bytes, i: int) -> int:
-    """The offset after the ``>`` that ends the tag whose attributes start at ``i``; -1 when
-    the document ends first (the tag is then dropped, §13.2.5.32 "eof-in-tag")."""
-    n = len(data)
-    while True:
-        i = _ATTRIBUTES.match(data, i).end()  # type: ignore[union-attr]  # matches ""
-        if i >= n:
-            return -1
-        if data[i] == 0x3E:  # ">"
-            return i + 1
-        if data[i] == 0x3D:  # "=": a value, quoted or not
-            i = _SPACE.match(data, i + 1).end()  # type: ignore[union-attr]
-            if i < n and data[i] in b"\"'":
-                i = data.find(data[i : i + 1], i + 1)
-                if i < 0:
-                    return -1
-                i += 1
-            else:
-                i = _UNQUOTED.match(data, i).end()  # type: ignore[union-attr]
-
-
-def _deep_start_tags(data: bytes) -> list[tuple[int, bytes]]:
-    """(offset after the tag, name) of each start tag that opens an element deeper than
-    :data:`MAX_NESTING`, in document order.
-
-    Written by hand: the stdlib's ``html.parser`` (used here before) is quadratic on unclosed
-    tags (``<a <a <a`` after 3000 ``<div>``: 90 KB took 182 s) and raises AssertionError on
-    ``<![x``, and libxml2,
-    which gave up on the document, cannot be asked. The depth is a stack of open names, with a
-    count per name so that a stray end tag costs nothing; an end tag closes up to its name,
-    as libxml2 does for most tags. Each step moves forward: linear in the document.
-    """
-    open_names: list[bytes] = []
-    counts: dict[bytes, int] = {}
-    cuts: list[tuple[int, bytes]] = []
-    n = len(data)
-    i = data.find(b"<")
-    while 0 <= i < n - 1:
-        following = data[i + 1]
-        if data.startswith(b"<!--", i):
-            found = _COMMENT_END.search(data, i + 2)
-            i = n if found is None else found.end()
-        elif following in b"!?" or (following == 0x2F and not _TAG_NAME.match(data, i + 2)):
-            i = data.find(b">", i + 2) + 1 or n  # a bogus comment, to the next ">"
-        elif following == 0x2F:  # "/": an end tag
-            name = _TAG_NAME.match(data, i + 2)
-            assert name is not None  # tested above
-            tag = name.group().lower()
-            i = _tag_end(data, name.end())
-            if counts.get(tag):
-                while True:
-                    closed = open_names.pop()
-                    counts[closed] -= 1
-                    if closed == tag:
-                        break
-        elif (name := _TAG_NAME.match(data, i + 1)) is not None:
-            tag = name.group().lower()
-            i = _tag_end(data, name.end())
-            if i < 0:
-                break
-            if tag in _VOID or data[i - 2] == 0x2F:  # "/>": opened and closed, as before
-                pass
-            elif len(open_names) < MAX_NESTING:
-                open_names.append(tag)
-                counts[tag] = counts.get(tag, 0) + 1
-            else:
-                cuts.append((i, tag))
-            if tag == b"plaintext":
-                break
-            text_end = _TEXT_ENDS.get(tag)
-            if text_end is not None:
-                found = text_end.search(data, i)
-                i = n if found is None else found.start()
-                continue
-        else:
-            i += 1  # "<" and no tag: text
-        if i < 0:
-            break
-        i = data.find(b"<", i)
-    return cuts
-
-
-def _flatten(data: bytes) -> bytes:
-    """``data`` with an end tag written after each start tag deeper than :data:`MAX_NESTING`."""
-    pieces: list[bytes] = []
-    done = 0
-    for end, tag in _deep_start_tags(data):
-        pieces += (data[done:end], b"</" + tag + b">")
-        done = end
-    pieces.append(data[done:])
-    return b"".join(pieces)
 
 
 def parse_html(text: str) -> Any:
@@ -291,7 +166,7 @@ def _misplaced(log: Any) -> bool:
 
 def _merge_late_attributes(root: Any, data: bytes) -> None:
     elements = {"html": root, "body": root.find("body")}
-    for name, attributes in _late_tags(data.decode("utf-8", "replace")):
+    for name, attributes in late_tags(data.decode("utf-8", "replace")):
         element = elements[name]
         if element is None:
             continue  # a <frameset> page: no body element
@@ -300,107 +175,3 @@ def _merge_late_attributes(root: Any, data: bytes) -> None:
                 # a name lxml cannot hold (`"x`) is no URL attribute either
                 with contextlib.suppress(ValueError):
                     element.set(key, value)
-
-
-# A scanner of the HTML tokenizer's states that matter here, by hand: libxml2's SAX interface
-# never reports a tag it drops, and the standard library's html.parser (3.11) is quadratic on
-# unclosed comments ("<!--" repeated: 80 KB took 2.1 s, 160 KB 8.8 s). Each step below moves
-# forward with a find or an anchored match of one character class: linear in the text.
-_MARKUP = re.compile(r"<(!--|[!?]|/?[A-Za-z])")
-_TAG_NAME = re.compile(r"[^\t\n\f\r />]*")
-_SPACE_SLASH = re.compile(r"[\t\n\f\r /]*")
-_SPACE = re.compile(r"[\t\n\f\r ]*")
-_ATTR_NAME_REST = re.compile(r"[^\t\n\f\r />=]*")
-_UNQUOTED = re.compile(r"[^\t\n\f\r >]*")
-# Elements whose content is text (noscript too, with scripting enabled): "</name" ends them.
-_RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes")
-_RAW_TEXT_END = {
-    name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in (*_RAW_TEXT, "noscript")
-}
-
-
-def _late_tags(text: str) -> list[tuple[str, dict[str, str]]]:
-    """Every ``<html>`` and ``<body>`` start tag's attributes, in order, outside comments, raw
-    text, ``<template>`` and ``<noscript>``. Of an attribute written twice in one tag the first
-    counts (HTML: the duplicate "must be removed from the token")."""
-    found: list[tuple[str, dict[str, str]]] = []
-    templates = 0
-    pos = 0
-    while (markup := _MARKUP.search(text, pos)) is not None:
-        kind, pos = markup.group(1), markup.end()
-        if kind == "!--":
-            if text.startswith((">", "->"), pos):  # <!--> and <!---> are empty comments
-                pos = text.index(">", pos) + 1
-                continue
-            end = text.find("-->", pos)
-            if end < 0:
-                break  # the rest is a comment
-            pos = end + 3
-        elif kind in ("!", "?"):  # a doctype or a bogus comment
-            end = text.find(">", pos)
-            if end < 0:
-                break
-            pos = end + 1
-        elif kind[0] == "/":  # an end tag
-            tag = kind[1:] + text[pos : _skip(_TAG_NAME, text, pos)]
-            end = text.find(">", pos)
-            if end < 0:
-                break
-            if tag.lower() == "template" and templates:
-                templates -= 1
-            pos = end + 1
-        else:  # a start tag
-            rest = _skip(_TAG_NAME, text, pos)
-            tag = (kind + text[pos:rest]).lower()
-            attributes, pos = _attributes(text, rest)
-            if attributes is None:
-                break  # the end of the text inside a tag: the tag is dropped
-            if tag in _RAW_TEXT_END:
-                ended = _RAW_TEXT_END[tag].search(text, pos)
-                if ended is None:
-                    break
-                pos = ended.start()
-            elif tag == "template":
-                templates += 1
-            elif tag in ("html", "body") and not templates:
-                found.append((tag, attributes))
-    return found
-
-
-def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
-    """Where the run of ``pattern`` (one character class, which matches the empty string)
-    that starts at ``pos`` ends."""
-    run = pattern.match(text, pos)
-    assert run is not None  # a starred class always matches
-    return run.end()
-
-
-def _attributes(text: str, pos: int) -> tuple[dict[str, str] | None, int]:
-    """HTML's attribute states from ``pos`` (after a tag name) to the tag's ``>``: the
-    attributes, character references decoded, and where the tag ends; ``None`` at the end of
-    the text."""
-    attributes: dict[str, str] = {}
-    end = len(text)
-    while True:
-        pos = _skip(_SPACE_SLASH, text, pos)
-        if pos >= end:
-            return None, end
-        if text[pos] == ">":
-            return attributes, pos + 1
-        # "=" first is part of the name; then up to space, "/", ">" or "="
-        after = _skip(_ATTR_NAME_REST, text, pos + 1)
-        name = text[pos:after].lower()
-        pos = _skip(_SPACE, text, after)
-        value = ""
-        if text.startswith("=", pos):
-            pos = _skip(_SPACE, text, pos + 1)
-            if text.startswith(('"', "'"), pos):
-                close = text.find(text[pos], pos + 1)
-                if close < 0:
-                    return None, end
-                value, pos = text[pos + 1 : close], close + 1
-            else:
-                after = _skip(_UNQUOTED, text, pos)
-                value, pos = text[pos:after], after
-            value = html.unescape(value)
-        attributes.setdefault(name, value)
