@@ -200,7 +200,10 @@ def test_a_warc_target_uri_with_escapes_reaches_neither_the_table_nor_stderr(
     status = main(["extract", str(path), "--format", "table"])
     captured = capsys.readouterr()
     assert "\x1b" not in captured.out and "\x07" not in captured.out
-    assert "http://w.example/\\x1b[2J\\x1b]2\\x07/x  [control-character path-character]" in captured.out
+    assert (
+        "http://w.example/\\x1b[2J\\x1b]2\\x07/x  [control-character path-character]"
+        in captured.out
+    )
     assert status == 1
     assert "\x1b" not in captured.err and "\x07" not in captured.err
     assert "crawl.warc.gz#http://w.example/\\x1b[2J\\x1b]2\\x07/" in captured.err
