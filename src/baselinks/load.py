@@ -14,6 +14,7 @@ import contextlib
 import html
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -27,16 +28,30 @@ __all__ = ["Document", "Source", "load", "load_text", "parse_html", "parse_utf8"
 
 Source = bytes | str | os.PathLike[str]
 
-# libxml2 (2.14, lxml 6.1) stops building the tree at the first "</html>": everything after it
-# is dropped, where a browser keeps parsing into <body>. Measured on the corpus: 4 documents
-# lose content, one of them 30 links (fixture: fixtures/html/after-html-end.html). The end tag
-# is blanked out before parsing, keeping its newlines so that line numbers do not move. The
-# pattern is a literal prefix and one character class: linear, no backtracking.
-_HTML_END_TAG = re.compile(rb"</html[\t\n\f\r ]*>", re.IGNORECASE)
+# libxml2 (2.14, lxml 6.1) stops building the tree at the first "</html>" end tag: everything
+# after it is dropped, where a browser keeps parsing into <body>. Measured on the corpus: 4
+# documents lose content, one of them 30 links (fixture: fixtures/html/after-html-end.html).
+# Such an end tag is blanked out before parsing, keeping its newlines so that line numbers do
+# not move; only an end tag, where the tokenizer is in its data state: a "</html>" inside an
+# attribute value, a comment or a script is text, which libxml2 reads as such too, and is kept
+# (`<iframe src='javascript:"<html></html>"'>`; fixture: fixtures/browser/pages/
+# browser-quirks.html). The common page, whose one "</html>" ends it, is left as it is.
+_HTML_END_TAG = re.compile(rb"</html[\t\n\f\r />]", re.IGNORECASE)
+_ENDS_THE_PAGE = re.compile(rb"</html[\t\n\f\r ]*>[\t\n\f\r ]*\Z", re.IGNORECASE)
 
 
-def _blank(match: re.Match[bytes]) -> bytes:
-    return re.sub(rb"[^\n]", b" ", match.group())
+def _blank_html_end_tags(data: bytes) -> bytes:
+    first = _HTML_END_TAG.search(data)
+    if first is None or _ENDS_THE_PAGE.match(data, first.start()):
+        return data
+    # Latin-1 maps each byte to one character: the scanner's positions are the bytes'. Its
+    # raw-text elements are libxml2's (noscript is markup there: an end tag in it stops it).
+    parts, done = [], 0
+    for name, _, start, end in _tags(data.decode("latin-1"), _PARSER_RAW_TEXT):
+        if name == "/html":
+            parts += [data[done:start], re.sub(rb"[^\n]", b" ", data[start:end])]
+            done = end
+    return b"".join([*parts, data[done:]])
 
 
 def _parser() -> etree.HTMLParser:
@@ -65,7 +80,7 @@ def _parse(data: bytes) -> tuple[Any, str]:
     corpus, the same searches on the decoded text took three times as long.
     """
     if b"</" in data:
-        data = _HTML_END_TAG.sub(_blank, data)
+        data = _blank_html_end_tags(data)
     if b"\x00" in data:
         data = data.replace(b"\x00", "\ufffd".encode())  # HTML: NUL is a parse error, U+FFFD
     root, stopped = _libxml2(data)
@@ -255,6 +270,8 @@ _RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed",
 _RAW_TEXT_END = {
     name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in (*_RAW_TEXT, "noscript")
 }
+# libxml2's (measured, 2.14): the same but noscript, whose content it parses as markup.
+_PARSER_RAW_TEXT = {name: _RAW_TEXT_END[name] for name in _RAW_TEXT}
 
 
 def _late_tags(text: str) -> list[tuple[str, dict[str, str]]]:
@@ -263,46 +280,52 @@ def _late_tags(text: str) -> list[tuple[str, dict[str, str]]]:
     counts (HTML: the duplicate "must be removed from the token")."""
     found: list[tuple[str, dict[str, str]]] = []
     templates = 0
+    for name, attributes, _, _ in _tags(text, _RAW_TEXT_END):
+        if name == "/template" and templates:
+            templates -= 1
+        elif name == "template":
+            templates += 1
+        elif name in ("html", "body") and not templates:
+            found.append((name, attributes))
+    return found
+
+
+def _tags(
+    text: str, raw_text: dict[str, re.Pattern[str]]
+) -> Iterator[tuple[str, dict[str, str], int, int]]:
+    """Each tag of the tokenizer's data state, in order: its name in lower case (an end tag's
+    with "/"), attributes, start and end; comments, doctypes and the content of ``raw_text``
+    elements passed over. The text ends inside a tag: that tag is dropped."""
     pos = 0
     while (markup := _MARKUP.search(text, pos)) is not None:
-        kind, pos = markup.group(1), markup.end()
+        kind, start, pos = markup.group(1), markup.start(), markup.end()
         if kind == "!--":
             if text.startswith((">", "->"), pos):  # <!--> and <!---> are empty comments
                 pos = text.index(">", pos) + 1
                 continue
             end = text.find("-->", pos)
             if end < 0:
-                break  # the rest is a comment
+                return  # the rest is a comment
             pos = end + 3
         elif kind in ("!", "?"):  # a doctype or a bogus comment
             end = text.find(">", pos)
             if end < 0:
-                break
+                return
             pos = end + 1
-        elif kind[0] == "/":  # an end tag
-            tag = kind[1:] + text[pos : _skip(_TAG_NAME, text, pos)]
-            end = text.find(">", pos)
-            if end < 0:
-                break
-            if tag.lower() == "template" and templates:
-                templates -= 1
-            pos = end + 1
-        else:  # a start tag
+        else:  # a start or an end tag (whose attributes are a parse error, and tokenized)
             rest = _skip(_TAG_NAME, text, pos)
-            tag = (kind + text[pos:rest]).lower()
+            name = (kind + text[pos:rest]).lower()
             attributes, pos = _attributes(text, rest)
             if attributes is None:
-                break  # the end of the text inside a tag: the tag is dropped
-            if tag in _RAW_TEXT_END:
-                ended = _RAW_TEXT_END[tag].search(text, pos)
+                return
+            yield name, attributes, start, pos
+            if name == "plaintext":
+                return  # the rest is text
+            if name in raw_text:
+                ended = raw_text[name].search(text, pos)
                 if ended is None:
-                    break
+                    return
                 pos = ended.start()
-            elif tag == "template":
-                templates += 1
-            elif tag in ("html", "body") and not templates:
-                found.append((tag, attributes))
-    return found
 
 
 def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
