@@ -29,8 +29,10 @@ CASES = [
     (b"<script>document.write('</html>')</script></html>\n<a href=after>", [("after", 2)]),
     # an end tag's attributes are tokenized: a quoted ">" is inside it
     (b"<a href=a></p x='</html>'><a href=b></html>\n\n<a href=c>", [("a", 1), ("b", 1), ("c", 3)]),
-    # the common page: one end tag that ends it
+    # the common page: one end tag that ends it, spaces and comments after it
     (b"<html><body><a href=x></a></body></html>\n", [("x", 1)]),
+    (b"<a href=a></html>\n<!-- generated -->\n<!--", [("a", 1)]),
+    (b"<a href=a></html>\n<!-- c --><!--><a href=b>", [("a", 1), ("b", 2)]),
 ]
 
 
