@@ -20,12 +20,13 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from functools import cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from baselinks import extract_links
+from baselinks import Link, extract_links
 from conftest import FIXTURES
 
 ROOT = FIXTURES.parent
@@ -47,17 +48,18 @@ _REASONS = {
     "codebase": "baselinks resolves object data against codebase (HTML 4 §13.3); HTML and "
     "browsers dropped codebase",
     "template-inert": "template contents live in an inert document with no URL: Chromium "
-    "resolves against about:blank or not at all; baselinks against the page's base",
+    "resolves against about:blank or not at all; baselinks against the page's base, and "
+    "marks the link inert-template",
     "quote-in-query": "Chromium escapes ' in every query; the URL Standard only in the "
     "queries of special schemes",
     "data-newline": "Chromium keeps a data: URL's newline as %0A; the URL Standard removes "
     "tabs and newlines",
     "file-drive-letter": "Chromium on Linux writes file:///C| as C%7C; the URL Standard makes "
     "a Windows drive letter C:",
-    "html-end-in-attribute": "a baselinks bug: load.py blanks every </html> in the bytes, "
-    "inside an attribute value too",
     "noscript": "the browser runs with scripting enabled: <noscript> content is text, no "
-    "element; baselinks reports its links",
+    "element; baselinks reports its links, marked in-noscript",
+    "formaction-spaces": "Chromium's formAction getter gives the base for formaction=' ', "
+    "but its form submission strips the spaces and goes to the document's URL, as baselinks",
 }
 # (page, tag, attr, value as written) -> class of difference; the classes of
 # benchmarks/browser_oracle.py, each explained in docs/reference.md
@@ -75,16 +77,22 @@ KNOWN: dict[tuple[str, str, str, str], str] = {
     ("browser-quirks", "a", "href", "mailto:?subject=It's%20here"): "quote-in-query",
     ("browser-quirks", "image", "xlink:href", "data:image/png;base64,iVBO\n   Rw0K"): "data-newline",
     ("browser-quirks", "img", "src", "file:///C|/Documents/a.png"): "file-drive-letter",
-    ("browser-quirks", "iframe", "src", 'javascript:"<html><body></body></html>"'): "html-end-in-attribute",
-    ("browser-quirks", "iframe", "src", 'javascript:"<html><body></body>       "'): "html-end-in-attribute",
     ("browser-quirks", "img", "src", "noscript.png"): "noscript",
+    ("template-noscript", "a", "href", "template-link.html"): "template-inert",
+    ("template-noscript", "link", "href", "noscript.css"): "noscript",
+    ("template-noscript", "img", "src", "pixel.gif"): "noscript",
+    ("template-noscript", "iframe", "src", "https://www.googletagmanager.com/ns.html?id=GTM-X"): "noscript",
+    ("template-noscript", "a", "href", "both.html"): "noscript",  # <noscript> in <template>
+    ("form-action-document-url", "button", "formaction", " "): "formaction-spaces",
 }  # fmt: skip
+# The classes baselinks marks with a problem code of its own: a user filters them out by it.
+MARKS = {"template-inert": "inert-template", "noscript": "in-noscript"}
 
 
 @cache
-def _ours(case: str) -> tuple[dict[Key, list[str]], str]:
-    """baselinks' URLs of the page, by (tag, attr, value), in the browser's (tag, attr) terms;
-    and the page's base."""
+def _links(case: str) -> dict[Key, list[Link]]:
+    """baselinks' links of the page, by (tag, attr, value), in the browser's (tag, attr)
+    terms."""
     record = RECORDS[case]
     links = extract_links(
         (ROOT / record["page"]).read_bytes(),
@@ -93,14 +101,27 @@ def _ours(case: str) -> tuple[dict[Key, list[str]], str]:
         headers={"Content-Type": MEDIA_TYPES[Path(record["page"]).suffix]},  # as served
         on_error=lambda error: None,  # broken.svg: its damage is tests/test_documents.py's
     )
-    found: dict[Key, list[str]] = defaultdict(list)
+    found: dict[Key, list[Link]] = defaultdict(list)
     for link in links:
         # HTML's parser makes <image src> an <img>; libxml2 keeps its name
         tag = "img" if (link.tag, link.attr) == ("image", "src") else link.tag
         # the CSSOM writes an image-set() string as url()
         attr = "url()" if (tag, link.attr) == ("css", "image-set()") else link.attr
-        found[(tag, attr, link.raw)].append(link.url)
-    bases = Counter(link.base for link in links if link.tag not in ("object", "applet"))
+        found[(tag, attr, link.raw)].append(link)
+    return found
+
+
+def _ours(case: str) -> tuple[dict[Key, list[str]], str]:
+    """baselinks' URLs of the page, by (tag, attr, value); and the page's base: the most
+    common, but an object's codebase and the document URL of an action without a URL."""
+    links = _links(case)
+    found = {key: [link.url for link in found] for key, found in links.items()}
+    bases = Counter(
+        link.base
+        for link in chain.from_iterable(links.values())
+        if link.tag not in ("object", "applet")
+        and (link.kind != "form" or link.raw.strip("\t\n\f\r "))
+    )
     return found, bases.most_common(1)[0][0] if bases else ""
 
 
@@ -165,3 +186,28 @@ def test_every_known_difference_is_met() -> None:
     used = {(case, *key) for case in RECORDS for key in _browser(case)}
     used |= {(case, *key) for case in RECORDS for key in _ours(case)[0]}
     assert set(KNOWN) <= used
+
+
+@pytest.mark.parametrize(
+    "row", [row for row, known in KNOWN.items() if known in MARKS], ids=lambda row: str(row)
+)
+def test_a_placement_difference_is_a_link_baselinks_marks(row: tuple[str, str, str, str]) -> None:
+    # the browser never sees it (noscript) or sees it in an inert document (template): the
+    # link carries the code that says so
+    case, tag, attr, raw = row
+    assert all(MARKS[KNOWN[row]] in link.problems for link in _links(case)[(tag, attr, raw)])
+
+
+@pytest.mark.parametrize("case", sorted(RECORDS))
+def test_no_link_the_browser_reads_is_marked_in_noscript(case: str) -> None:
+    # with scripting enabled, <noscript> holds no element: a link baselinks marks in-noscript
+    # must be one the browser's DOM lacks
+    browser = _browser(case)
+    marked = [
+        key
+        for key, links in _links(case).items()
+        if any("in-noscript" in link.problems for link in links)
+    ]
+    assert [
+        key for key in marked if key in browser and len(browser[key]) >= len(_links(case)[key])
+    ] == []

@@ -139,3 +139,13 @@ def test_an_empty_action_is_the_document_url_as_the_parser_writes_it() -> None:
     page = b'<base href="http://cdn.example/"><form action="">x</form><form></form>'
     links = extract_links(page, url="https://sass-ag.de", mode="whatwg")
     assert [(link.url, link.base) for link in links] == [("https://sass-ag.de/",) * 2] * 2
+
+
+def test_an_action_of_spaces_only_is_the_document_url_as_a_browser_submits() -> None:
+    # Blink and WebKit strip the action's spaces before "if action is the empty string"
+    page = b'<base href="http://cdn.example/"><form action=" \t\n"><button formaction="  ">'
+    links = extract_links(page, url="https://sass-ag.de/p", mode="whatwg")
+    assert [(link.raw, link.url, link.base) for link in links] == [
+        (" \t\n", "https://sass-ag.de/p", "https://sass-ag.de/p"),
+        ("  ", "https://sass-ag.de/p", "https://sass-ag.de/p"),
+    ]

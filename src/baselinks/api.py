@@ -140,7 +140,7 @@ class _Linker:
         value = written.strip(ASCII_WHITESPACE)
         if codebase and codebase.strip(ASCII_WHITESPACE):
             url, problems, base, source = self._against_codebase(value, codebase)
-        elif not written and kind == "form":
+        elif not value and kind == "form":
             url, problems, base, source = self._form_document()
         else:
             found = self.memo.get(value)
@@ -166,9 +166,11 @@ class _Linker:
     def _form_document(self) -> tuple[str, tuple[str, ...], str, str]:
         # https://html.spec.whatwg.org/#form-submission-algorithm: "If action is the empty
         # string, let action be the URL of the form document", then encoding-parsed: the
-        # document's URL as the mode writes it, whatever <base> says. Only the empty string:
-        # action="  " is parsed as a URL, stripped to "", and is the base (fixture:
-        # form-action-document-url.html).
+        # document's URL as the mode writes it, whatever <base> says. An action (or formaction)
+        # of spaces only is the document's URL too: the standard's letter would parse it, as
+        # "", against the base, but Blink and WebKit strip it first (FormSubmission::
+        # Attributes::ParseAction) and submit to the document, and where the form goes is
+        # the link (fixture: form-action-document-url.html; `form.action` in Chromium agrees).
         document = self.document_url
         resolver = Resolver(document.url, self.mode)
         return (*self._resolve(resolver, document.url), document.url, document.source.value)

@@ -3,7 +3,8 @@
 * :func:`flatten`: which start tags open an element deeper than :data:`MAX_NESTING`, after
   libxml2 gave up on a document nested past its limit;
 * :func:`late_tags`: the attributes of a late ``<html>``/``<body>`` start tag, which libxml2
-  drops.
+  drops; :func:`tags`, the tokenizer's tags in its data state, also tells load.py which
+  ``</html>`` is an end tag (and not text inside an attribute, comment or script).
 
 Each is a forward-only scan of the HTML tokenizer's states that matter to it (HTML §13.2.5),
 linear in the input: the standard library's ``html.parser`` is quadratic on unclosed comments
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from typing import AnyStr
 
-__all__ = ["MAX_NESTING", "flatten", "late_tags"]
+__all__ = ["MAX_NESTING", "PARSER_RAW_TEXT", "flatten", "late_tags", "skip", "tags"]
 
 # Elements opened below this depth (as counted by _deep_start_tags) are closed at once, their
 # content going to their parent. libxml2 stops at 2048; the count can fall short of libxml2's
@@ -158,6 +161,8 @@ _RAW_TEXT = ("script", "style", "textarea", "title", "xmp", "iframe", "noembed",
 _RAW_TEXT_END = {
     name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in (*_RAW_TEXT, "noscript")
 }
+# libxml2's (measured, 2.14): the same but noscript, whose content it parses as markup.
+PARSER_RAW_TEXT = {name: _RAW_TEXT_END[name] for name in _RAW_TEXT}
 
 
 def late_tags(text: str) -> list[tuple[str, dict[str, str]]]:
@@ -166,49 +171,55 @@ def late_tags(text: str) -> list[tuple[str, dict[str, str]]]:
     counts (HTML: the duplicate "must be removed from the token")."""
     found: list[tuple[str, dict[str, str]]] = []
     templates = 0
+    for name, attributes, _, _ in tags(text, _RAW_TEXT_END):
+        if name == "/template" and templates:
+            templates -= 1
+        elif name == "template":
+            templates += 1
+        elif name in ("html", "body") and not templates:
+            found.append((name, attributes))
+    return found
+
+
+def tags(
+    text: str, raw_text: dict[str, re.Pattern[str]]
+) -> Iterator[tuple[str, dict[str, str], int, int]]:
+    """Each tag of the tokenizer's data state, in order: its name in lower case (an end tag's
+    with "/"), attributes, start and end; comments, doctypes and the content of ``raw_text``
+    elements passed over. The text ends inside a tag: that tag is dropped."""
     pos = 0
     while (markup := _MARKUP.search(text, pos)) is not None:
-        kind, pos = markup.group(1), markup.end()
+        kind, start, pos = markup.group(1), markup.start(), markup.end()
         if kind == "!--":
             if text.startswith((">", "->"), pos):  # <!--> and <!---> are empty comments
                 pos = text.index(">", pos) + 1
                 continue
             end = text.find("-->", pos)
             if end < 0:
-                break  # the rest is a comment
+                return  # the rest is a comment
             pos = end + 3
         elif kind in ("!", "?"):  # a doctype or a bogus comment
             end = text.find(">", pos)
             if end < 0:
-                break
+                return
             pos = end + 1
-        elif kind[0] == "/":  # an end tag
-            tag = kind[1:] + text[pos : _skip(_NAME, text, pos)]
-            end = text.find(">", pos)
-            if end < 0:
-                break
-            if tag.lower() == "template" and templates:
-                templates -= 1
-            pos = end + 1
-        else:  # a start tag
-            rest = _skip(_NAME, text, pos)
-            tag = (kind + text[pos:rest]).lower()
+        else:  # a start or an end tag (whose attributes are a parse error, and tokenized)
+            rest = skip(_NAME, text, pos)
+            name = (kind + text[pos:rest]).lower()
             attributes, pos = _attributes(text, rest)
             if attributes is None:
-                break  # the end of the text inside a tag: the tag is dropped
-            if tag in _RAW_TEXT_END:
-                ended = _RAW_TEXT_END[tag].search(text, pos)
+                return
+            yield name, attributes, start, pos
+            if name == "plaintext":
+                return  # the rest is text
+            if name in raw_text:
+                ended = raw_text[name].search(text, pos)
                 if ended is None:
-                    break
+                    return
                 pos = ended.start()
-            elif tag == "template":
-                templates += 1
-            elif tag in ("html", "body") and not templates:
-                found.append((tag, attributes))
-    return found
 
 
-def _skip(pattern: re.Pattern[str], text: str, pos: int) -> int:
+def skip(pattern: re.Pattern[AnyStr], text: AnyStr, pos: int) -> int:
     """Where the run of ``pattern`` (one character class, which matches the empty string)
     that starts at ``pos`` ends."""
     run = pattern.match(text, pos)
@@ -223,25 +234,25 @@ def _attributes(text: str, pos: int) -> tuple[dict[str, str] | None, int]:
     attributes: dict[str, str] = {}
     end = len(text)
     while True:
-        pos = _skip(_GAP, text, pos)
+        pos = skip(_GAP, text, pos)
         if pos >= end:
             return None, end
         if text[pos] == ">":
             return attributes, pos + 1
         # "=" first is part of the name; then up to space, "/", ">" or "="
-        after = _skip(_ATTR_NAME_REST, text, pos + 1)
+        after = skip(_ATTR_NAME_REST, text, pos + 1)
         name = text[pos:after].lower()
-        pos = _skip(_WHITE, text, after)
+        pos = skip(_WHITE, text, after)
         value = ""
         if text.startswith("=", pos):
-            pos = _skip(_WHITE, text, pos + 1)
+            pos = skip(_WHITE, text, pos + 1)
             if text.startswith(('"', "'"), pos):
                 close = text.find(text[pos], pos + 1)
                 if close < 0:
                     return None, end
                 value, pos = text[pos + 1 : close], close + 1
             else:
-                after = _skip(_BARE, text, pos)
+                after = skip(_BARE, text, pos)
                 value, pos = text[pos:after], after
             value = html.unescape(value)
         attributes.setdefault(name, value)
