@@ -27,14 +27,17 @@ RFC 9110 §8.7) removed that, and browsers never applied it.
 from __future__ import annotations
 
 import gzip
+import logging
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, NamedTuple, cast
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeadersParserException
+from warcio.utils import BUFF_SIZE
 
 from ..errors import InputError
 from .entries import HTML_TYPES, Entry, Part, Skipped
@@ -46,8 +49,14 @@ from .httpmsg import (
     parse_response,
     response_part,
 )
+from .resync import Window, next_record
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
+
+# warcio logs a warning (a WARC-Target-URI with spaces) through the logging module: without a
+# handler of the application's, Python's last resort prints it, unescaped, on stderr. What
+# matters of it is said in our own errors.
+logging.getLogger("warcio").addHandler(logging.NullHandler())
 
 # A record block larger than this is not read into memory; the record is reported and skipped.
 MAX_RECORD_BYTES = MAX_DECODED_BYTES
@@ -62,10 +71,68 @@ _READ_ERRORS = (
 )
 
 
+class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has no type hints
+    """warcio's reader, except where it would read on silently after damage in a .warc.gz:
+
+    - gzip data that breaks off inside a member (warcio writes zlib's message to stderr and
+      reads on as if the member had ended);
+    - a member that does not decompress from its first byte (warcio then reads the rest of
+      the file as uncompressed, and may take binary garbage for an ARC header line).
+
+    Either is kept as the damage met, and the reader gives no more data.
+    """
+
+    damage = ""
+    gzipped = False  # the file is a .warc.gz: every member must decompress
+
+    def _decompress(self, data: bytes) -> bytes:
+        if self.damage:
+            return b""
+        if self.decompressor is not None and data and (self.num_block_read or self.gzipped):
+            try:
+                return cast(bytes, self.decompressor.decompress(data))
+            except zlib.error as exc:
+                self.damage = f"damaged gzip data ({exc})"
+                return b""
+        return cast(bytes, super()._decompress(data))
+
+
 class _Records(ArchiveIterator):  # type: ignore[misc]  # warcio has no type hints
     # warcio prints a warning to stderr when a record is not followed by its empty lines, and
     # counts it in `err_count`; the count is read below and the damage reported as an error.
     INC_RECORD = ""
+
+    def __init__(self, stream: Window, warc: bool, gzipped: bool) -> None:
+        super().__init__(stream, no_record_parse=True, arc2warc=True)
+        self.reader = _Reader(self.fh, block_size=BUFF_SIZE)  # nothing was read yet
+        self.reader.gzipped = gzipped
+        if warc:
+            # Only WARC records: a damaged line of five words is not taken for an ARC header.
+            self.known_format = "warc"
+        self.member_cut = False  # the file ended inside the last gzip member
+        self.damage = ""
+
+    def _next_record(self, next_line: bytes | None) -> Any:
+        if next_line is None:
+            # Empty lines before a record: the end of the record before it, split off into
+            # this gzip member (warcio's example-wrong-chunks.warc.gz). warcio would take the
+            # first for a status line, and fail.
+            next_line = self.reader.readline()
+            while next_line and not next_line.strip():
+                next_line = self.reader.readline()
+        return super()._next_record(next_line)
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.damage = self.reader.damage
+            decompressor = self.reader.decompressor
+            if decompressor is not None and self.reader.num_block_read:
+                self.member_cut = not decompressor.eof
+        super().close()
+
+    @property
+    def damage_met(self) -> str:
+        return self.reader.damage if self.reader is not None else self.damage
 
 
 def _target(record: Any) -> str:
@@ -178,49 +245,35 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> E
     return Skipped(name, f"not HTML ({kind or 'no Content-Type'})")
 
 
-class _Tail:
-    """A reader that counts the bytes passing through and keeps the last few.
+class _Damage(NamedTuple):
+    """Where a run of warcio over the file met damage, and from where to look for a record."""
 
-    When warcio stops, the count says whether the file went on past the last record it read:
-    a .warc.gz cut inside a gzip member ends warcio's iteration without a word.
-    """
+    offset: int  # where the damage was met: the start of the record or member warcio failed on
+    scan_from: int  # the first offset where the next record may start
+    what: str  # what was wrong
+    name: str  # what the error names: the file, or the damaged record
 
-    KEEP = 4096
 
-    def __init__(self, stream: BinaryIO) -> None:
-        self.stream = stream
+def _what_is_there(window: Window, offset: int, gzipped: bool) -> str:
+    """The first line found at ``offset``, for the message: decompressed in a .warc.gz."""
+    if not window.rewind(offset):
+        return ""
+    head = window.read(4096)
+    if gzipped and head.startswith(b"\x1f\x8b"):
         try:
-            self.position = stream.tell()
-        except (OSError, AttributeError, ValueError):
-            self.position = 0
-        self.tail = b""
-
-    def tell(self) -> int:
-        return self.position
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.stream.read(size)
-        self.position += len(data)
-        # a whole read when it is long enough: no copy of the tail per read of a big file
-        self.tail = (
-            data[-self.KEEP :] if len(data) >= self.KEEP else (self.tail + data)[-self.KEEP :]
-        )
-        return data
-
-    def unread_after(self, end: int) -> int:
-        """How many bytes after ``end`` are not blank lines (reads the stream to its end)."""
-        while self.read(65536):
-            pass
-        left = self.position - end
-        if 0 < left <= len(self.tail) and not self.tail[-left:].strip():
-            return 0  # the empty lines that end an uncompressed record
-        return max(left, 0)
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 256)
+        except zlib.error:
+            return "damaged gzip data"
+    line = head.lstrip(b"\r\n").split(b"\n", 1)[0].rstrip(b"\r")
+    return f"first line {line[:60].decode('latin-1')!r}" if line else "empty lines"
 
 
-def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry]:
-    """The entries of the records after the first ``skip``, and the damage met."""
-    tail = _Tail(stream)
-    records = _Records(tail, no_record_parse=True, arc2warc=True)
+def _segment(
+    window: Window, file: str, form: _Form, skip: int
+) -> Generator[Entry, None, _Damage | None]:
+    """The entries of the records from where ``window`` is, after the first ``skip``, up to
+    the end of the file (None) or to the first damage warcio cannot read past."""
+    records = _Records(window, form.warc, form.gzipped)
     count = 0
     errors_seen = 0
     previous: tuple[str, int] | None = None  # the last record's name and offset
@@ -236,33 +289,119 @@ def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry]:
                 *previous,
             )
 
+    offset = window.tell()
+    damaged = False  # the last record's own entries reported damage
     try:
         for record in records:
             yield from wrong_length()
             offset = records.offset
             count += 1
+            damaged = False
             if count > skip:
-                yield from _record_entries(record, file, offset)
-            previous = (_record_name(record, file, offset), offset)
-        yield from wrong_length()
-        end = 0
-        if records.member_info is not None:
-            end = records.get_record_offset() + records.get_record_length()
-        left = tail.unread_after(end)
-        if left:
-            yield InputError(
-                f"{left} bytes after the last complete record cannot be read as a record "
-                "(file truncated or damaged)",
-                file,
-                end,
-            )
+                for entry in _record_entries(record, file, offset):
+                    damaged = damaged or isinstance(entry, InputError)
+                    yield entry
+            name = _record_name(record, file, offset)
+            if records.damage_met:
+                return _Damage(offset, offset + 1, records.damage_met, name)
+            previous = (name, offset)
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
             raise _NotPerRecordGzip(count) from None
-        yield InputError(" ".join(str(exc).split()), file, records.offset)
+        if records.damage_met:
+            return _Damage(records.offset, records.offset + 1, records.damage_met, file)
+        reported = records.err_count > errors_seen
+        yield from wrong_length()
+        # A record read whole but not followed by its empty lines: warcio took the next
+        # record's first line for one of them. The next record may begin inside the block.
+        scan_from = records.offset + 1
+        if reported and previous is not None:
+            scan_from = previous[1] + 1
+            if records.member_info is not None:
+                scan_from = sum(records.member_info)  # the end of its block
+        return _Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
     except _READ_ERRORS as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
-        yield InputError(f"cannot read the record: {message}", file, records.offset)
+        return _Damage(
+            records.offset, records.offset + 1, f"cannot read the record: {message}", file
+        )
+    yield from wrong_length()
+    if records.damage_met:
+        return _Damage(records.offset, records.offset + 1, records.damage_met, file)
+    end = offset
+    if records.member_info is not None:
+        end = records.get_record_offset() + records.get_record_length()
+    if records.member_cut and not damaged:
+        yield InputError(
+            "the last gzip member is cut short (file truncated?): the records in it were read",
+            file,
+            offset,
+        )
+    while window.read(65536):
+        pass
+    left = window.position - end
+    if 0 < left <= len(window.tail(left)) and not window.tail(left).strip():
+        return None  # the empty lines that end an uncompressed record
+    if left > 0:
+        return _Damage(end, end, "bytes after the last complete record are no record", file)
+    return None
+
+
+def _resync(window: Window, damage: _Damage, gzipped: bool) -> tuple[InputError, int | None]:
+    """The error that reports ``damage`` and the span skipped; and where to read on."""
+    there = ""
+    if damage.what.startswith("no WARC"):
+        there = _what_is_there(window, damage.offset, gzipped)
+        there = f" ({there})" if there else ""
+    if not window.rewind(max(damage.scan_from - 1, 0)):
+        message = (
+            f"{damage.what}{there}; the rest of the stream cannot be read past it "
+            "(more than 1 MiB back: save it to a file to read on)"
+        )
+        return InputError(message, damage.name, damage.offset), None
+    found = next_record(window, damage.scan_from, gzipped)
+    if found is None:
+        while window.read(65536):
+            pass
+        end = window.position
+        message = f"{damage.what}{there}; no record after it: bytes {damage.offset}-{end} skipped"
+        if damage.what.startswith("bytes after"):
+            message = (
+                f"{end - damage.offset} bytes after the last complete record cannot be read "
+                "as a record (file truncated or damaged)"
+            )
+        return InputError(message, damage.name, damage.offset), None
+    if found <= damage.offset:  # the next record began inside the one reported
+        return InputError(f"{damage.what}{there}", damage.name, damage.offset), found
+    message = (
+        f"{damage.what}{there}; bytes {damage.offset}-{found} skipped, "
+        f"read on from the next record at offset {found}"
+    )
+    return InputError(message, damage.name, damage.offset), found
+
+
+class _Form(NamedTuple):
+    warc: bool  # WARC records (else ARC, or not known)
+    gzipped: bool  # one gzip member per record
+
+
+def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[Entry]:
+    """The entries of the records after the first ``skip``, and the damage met: after damage,
+    the next record is found (:mod:`.resync`) and read on from."""
+    while True:
+        damage = yield from _segment(window, file, form, skip)
+        if damage is None:
+            return
+        error, found = _resync(window, damage, form.gzipped)
+        if found is not None and found <= damage.offset and damage.what.startswith("no WARC"):
+            # only the wrong length is to report: the record after it is read
+            pass
+        else:
+            yield error
+        if found is None:
+            return
+        window.rewind(found)
+        skip = 0
 
 
 class _NotPerRecordGzip(Exception):
@@ -273,15 +412,25 @@ class _NotPerRecordGzip(Exception):
 
 def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
     """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged)."""
+    window = Window(stream)
+    start = window.tell()
+    head = window.read(4096)
+    window.rewind(start)
+    gzipped = head.startswith(b"\x1f\x8b")
+    if gzipped:
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 64)
+        except zlib.error:
+            head = b""
+    warc = head.lstrip().startswith(b"WARC/")
     try:
-        yield from _iterate(stream, file)
+        yield from _iterate(window, file, _Form(warc, gzipped))
     except _NotPerRecordGzip as exc:
-        if not stream.seekable():
+        if not window.rewind(start):
             yield InputError(
                 "gzip file is one member for many records: save it to a file to read it", file
             )
             return
-        stream.seek(0)
         # Offsets from here on count uncompressed bytes.
-        gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=stream))
-        yield from _iterate(gunzipped, file, skip=exc.records_read)
+        gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
+        yield from _iterate(Window(gunzipped), file, _Form(warc, False), skip=exc.records_read)
