@@ -20,10 +20,10 @@ from typing import BinaryIO
 
 from ..errors import InputError
 from .entries import HTML_TYPES, Entry, Part, Skipped
+from .coding import inflate
 from .httpmsg import (
     UNKNOWN_TYPES,
-    decode_body,
-    inflate,
+    decode_content,
     media_type,
     parse_response,
     response_part,
@@ -69,18 +69,21 @@ def _gunzip_head(head: bytes) -> bytes:
 
 
 def _gunzip(data: bytes, name: str) -> tuple[bytes, InputError | None]:
-    """The uncompressed bytes, and the error when the data is cut short (what arrived is kept)."""
+    """The uncompressed bytes, and the error when the data is cut short or damaged (what
+    decoded is kept). Trailing NULs (padding) are no damage: ``gzip -dc`` reads them too."""
     try:
-        out, complete = inflate(data, 16 + zlib.MAX_WBITS)
+        out, problem = inflate(data, 16 + zlib.MAX_WBITS)
     except zlib.error as exc:
         raise InputError(f"damaged gzip data: {exc}", name) from None
     except InputError as exc:
         raise exc.located(name) from None
-    if complete:
+    if not problem:
         return out, None
-    return out, InputError(
-        f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
-    )
+    if problem == "cut short":
+        return out, InputError(
+            f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
+        )
+    return out, InputError(f"gzip data {problem}: the {len(out)} bytes before were read", name)
 
 
 def iter_entries(
@@ -141,7 +144,10 @@ def _entries(
     elif kind is Kind.MIME:
         yield from iter_parts(_read(stream, name), name, url)
     elif kind is Kind.HTTP:
-        yield response_part(parse_response(_read(stream, name)), name, url, charset)
+        part, damage = response_part(parse_response(_read(stream, name)), name, url, charset)
+        yield part
+        if damage is not None:
+            yield damage
     elif kind is Kind.BINARY and not headers:
         label = binary_label(head) or "binary data"
         if named:
@@ -169,8 +175,11 @@ def _fetched(
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
-        decoded = decode_body(body, headers)
+        decoded, problem = decode_content(body, headers)
     except InputError as exc:
         yield exc.located(name)
         return
     yield Part(name, decoded, charset or declared, url, (), None, headers)
+    if problem:
+        kept = f": the {len(decoded)} bytes decoded were read" if decoded else ""
+        yield InputError(problem + kept, name)

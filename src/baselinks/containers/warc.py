@@ -183,7 +183,10 @@ def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
                 )
                 return
             try:
-                yield _page(record, rec_type, block, name, target)
+                for entry in _page(record, rec_type, block, name, target):
+                    if isinstance(entry, InputError) and entry.offset is None:
+                        entry = InputError(entry.message, name, offset)  # a body's damage
+                    yield entry
             except InputError as exc:
                 if declared is not None and size >= declared:
                     # what is left of a cut record need not parse: then the cut is the error
@@ -224,25 +227,27 @@ def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -
         if essence in HTML_TYPES or essence in UNKNOWN_TYPES:
             return None
         # a bodiless Part when the headers carry links, else Skipped
-        return response_part(replace(response, body=b""), name, target or None)
+        return response_part(replace(response, body=b""), name, target or None)[0]
     kind, _ = media_type([("Content-Type", record.content_type or "")])
     if kind in HTML_TYPES or kind in UNKNOWN_TYPES:
         return None
     return Skipped(name, f"not HTML ({kind})")
 
 
-def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> Entry:
-    """The document a response or resource record holds, or why it holds none."""
+def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> list[Entry]:
+    """The document a response or resource record holds, or why it holds none; and the
+    error when its body did not decode whole."""
     if rec_type == "response":
         if block.lstrip()[:5] == b"HTTP/":
-            return response_part(parse_response(block), name, target or None)
+            part, damage = response_part(parse_response(block), name, target or None)
+            return [part] if damage is None else [part, damage]
         if not target.lower().startswith(("http:", "https:")):
-            return Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")
+            return [Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")]
         raise InputError("response record without an HTTP status line")
     kind, charset = media_type([("Content-Type", record.content_type or "")])
     if is_html(kind, block):
-        return Part(name, block, charset, target or None)
-    return Skipped(name, f"not HTML ({kind or 'no Content-Type'})")
+        return [Part(name, block, charset, target or None)]
+    return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
 
 
 class _Damage(NamedTuple):
