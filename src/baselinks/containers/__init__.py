@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from ..errors import InputError
-from .entries import HTML_TYPES, Entry, Part, Skipped
 from .coding import inflate
+from .entries import HTML_TYPES, Entry, Part, Skipped
 from .httpmsg import (
     UNKNOWN_TYPES,
     decode_content,
