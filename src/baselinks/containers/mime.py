@@ -66,10 +66,15 @@ def base_header(entity: Message) -> str | None:
 
 
 def _payload_bytes(entity: Message) -> bytes:
-    payload = entity.get_payload()
-    if isinstance(payload, str):
-        return payload.encode("ascii", "surrogateescape")  # how email keeps undecodable bytes
-    return b""
+    """The body of an entity the parser did not split, as the bytes it came as.
+
+    ``get_payload()`` would give text decoded by the entity's charset (non-ASCII bytes then
+    do not encode back); ``decode=True`` gives the bytes, after any transfer encoding.
+    """
+    if entity.is_multipart():
+        return b""
+    payload = entity.get_payload(decode=True)
+    return payload if isinstance(payload, bytes) else b""
 
 
 def _first_delimiter(body: bytes) -> bytes | None:
@@ -91,19 +96,29 @@ class _Walker:
         return f"{self.file}#part-{index}" if index else self.file
 
     def walk(
-        self, entity: Message, locations: tuple[str, ...], index: str, depth: int
+        self,
+        entity: Message,
+        locations: tuple[str, ...],
+        index: str,
+        depth: int,
+        done: frozenset[str] = frozenset(),
     ) -> Iterator[Entry]:
+        """The documents of ``entity`` and its parts. ``done``: the repairs ("headers",
+        "boundary") that made ``entity``, a re-parse of a damaged one; none is made twice."""
         name = self.label(entity, index)
         if depth > MAX_MIME_DEPTH:
             yield InputError(f"MIME entities nested deeper than {MAX_MIME_DEPTH}: not read", name)
             return
+        defects = {type(d) for d in entity.defects}
+        if email_errors.MissingHeaderBodySeparatorDefect in defects and "headers" not in done:
+            # before its base header is taken: the re-parse has it too
+            yield from self.repair_headers(entity, locations, index, depth, done)
+            return
         own = base_header(entity)
         if own is not None:
             locations = (*locations, own)
-        content_type = entity.get_content_type()
-        defects = {type(d) for d in entity.defects}
-        if defects & _NO_BOUNDARY:
-            yield from self.repair_boundary(entity, locations, index, depth, name)
+        if defects & _NO_BOUNDARY and "boundary" not in done:
+            yield from self.repair_boundary(entity, locations, index, depth, done)
             return
         if entity.is_multipart():
             payload = entity.get_payload()
@@ -117,8 +132,11 @@ class _Walker:
                     name,
                 )
             return
-        if content_type in HTML_TYPES:
-            body = entity.get_payload(decode=True)
+        if defects & _NO_BOUNDARY:
+            yield InputError("multipart whose boundary never occurs: not read", name)
+            return
+        if entity.get_content_type() in HTML_TYPES:
+            body = entity.get_payload(decode=True)  # adds the defects of its decoding
             yield Part(
                 name,
                 body if isinstance(body, bytes) else b"",
@@ -126,9 +144,62 @@ class _Walker:
                 self.retrieval,
                 locations,
             )
+            lost = sorted({_LOSSY[type(d)] for d in entity.defects if type(d) in _LOSSY})
+            if lost:
+                yield InputError("; ".join(lost) + ": what decoded was read", name)
+
+    def repair_headers(
+        self,
+        entity: Message,
+        locations: tuple[str, ...],
+        index: str,
+        depth: int,
+        done: frozenset[str],
+    ) -> Iterator[Entry]:
+        """A header line that is no header (no colon): the parser ends the headers there and
+        takes the ones after it (a Content-Type, a Content-Location) for the body (Blink
+        writes such a line for a title with a line break, mhtml2html's portfolio.mhtml).
+
+        The line is skipped and the headers after it read, reported when the entity holds
+        documents. A delimiter line (``--boundary``) right after the headers is only a
+        missing empty line: the body starts there, as the parser took it.
+        """
+        name = self.label(entity, index)
+        done |= {"headers"}
+        body = _payload_bytes(entity)
+        end = _BLANK_LINE.search(body)
+        head, rest = (body[: end.start()], body[end.start() :]) if end else (body, b"")
+        lines = head.splitlines(keepends=True)
+        bad = [line for line in lines if not _HEADER_OR_FOLD.match(line.decode("latin-1"))]
+        if entity.is_multipart() or not bad or not rest or bad[0].startswith(b"--"):
+            # A multipart keeps the lines in its preamble: only a lost base header matters.
+            if _lost_base(entity):
+                yield InputError(
+                    "MIME header line without a colon: the headers after it were not read", name
+                )
+            yield from self.walk(entity, locations, index, depth, done)
+            return
+        own = b"".join(
+            f"{key}: {value}\r\n".encode("utf-8", "surrogateescape")
+            for key, value in entity.raw_items()
+        )
+        kept = b"".join(line for line in lines if line not in bad)
+        repaired = _parse(own + kept + rest)
+        if repaired.is_multipart() or repaired.get_content_type() in HTML_TYPES | _CONTAINERS:
+            line = bad[0].strip()[:60].decode("latin-1")
+            yield InputError(
+                f"MIME header line without a colon, {line!r}: skipped, the headers after it read",
+                name,
+            )
+        yield from self.walk(repaired, locations, index, depth, done)
 
     def repair_boundary(
-        self, entity: Message, locations: tuple[str, ...], index: str, depth: int, name: str
+        self,
+        entity: Message,
+        locations: tuple[str, ...],
+        index: str,
+        depth: int,
+        done: frozenset[str],
     ) -> Iterator[Entry]:
         """A multipart whose boundary the parser could not use: find the one the body uses.
 
@@ -137,6 +208,8 @@ class _Walker:
         client reads it whole): that is no damage. Else the first delimiter line of the body,
         reported. Else the body is read as one part, reported.
         """
+        name = self.label(entity, index)
+        done |= {"boundary"}
         body = _payload_bytes(entity)
         declared = entity.get_boundary()
         lenient = _lenient_boundary(entity)
@@ -145,7 +218,7 @@ class _Walker:
             and lenient.decode("latin-1") != declared
             and b"\n--" + lenient in b"\n" + body
         ):
-            yield from self.walk(_reparse(entity, lenient, body), locations, index, depth)
+            yield from self.walk(_reparse(entity, lenient, body), locations, index, depth, done)
             return
         found = _first_delimiter(body)
         if found is not None:
@@ -157,7 +230,7 @@ class _Walker:
             yield InputError(
                 f"{what}: using the first delimiter line's, {found.decode('latin-1')!r}", name
             )
-            yield from self.walk(_reparse(entity, found, body), locations, index, depth)
+            yield from self.walk(_reparse(entity, found, body), locations, index, depth, done)
             return
         yield InputError(
             f"MIME boundary {declared!r} never occurs: the body was read as a single part", name
@@ -167,6 +240,28 @@ class _Walker:
 
 
 _NO_BOUNDARY = {email_errors.NoBoundaryInMultipartDefect, email_errors.StartBoundaryNotFoundDefect}
+# Defects of a part's decoding that lose or change bytes of the document.
+# (Characters outside the base64 alphabet are skipped, the rest decodes as written: no loss.)
+_LOSSY = {
+    email_errors.InvalidBase64PaddingDefect: "base64 body with wrong padding",
+    email_errors.InvalidBase64LengthDefect: "base64 body of a length no encoder writes",
+}
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")  # literals: linear
+# A header line ("Name: value"), or the folded continuation of one: the parser's own pattern
+# (email.feedparser.headerRE, not exported). Anchored, one class: linear.
+_HEADER_OR_FOLD = re.compile(r"^(From |[\041-\071\073-\176]*:|[\t ])")
+# Entities that hold others, and so may hold documents.
+_CONTAINERS = frozenset({"message/rfc822", "message/global"})
+_BASE_LINE = re.compile(r"^(?:content-(?:base|location|type)|base)[ \t]*:", re.I | re.M)
+
+
+def _lost_base(entity: Message) -> bool:
+    """Whether the preamble of a multipart holds header lines the base stage would use (they
+    came after a line the parser stopped at)."""
+    preamble = entity.preamble or ""
+    return _BASE_LINE.search(preamble.split("\n\n", 1)[0]) is not None
+
+
 # boundary=value in a raw Content-Type, quoted or as far as the next ";" or space. Negated
 # classes after a literal: linear.
 _BOUNDARY_PARAM = re.compile(rb'boundary[ \t]*=[ \t]*(?:"([^"]*)"|([^;\s]+))', re.IGNORECASE)
@@ -185,7 +280,8 @@ def _reparse(entity: Message, boundary: bytes, body: bytes) -> EmailMessage:
     # The entity's own base header is already in `locations`; the re-parsed entity carries only
     # its Content-Type, so nothing is counted twice.
     head = f"Content-Type: {entity.get_content_type()}; boundary=".encode()
-    return _parse(head + b'"' + boundary.replace(b'"', b"") + b'"\r\n\r\n' + body)
+    quoted = boundary.replace(b"\\", b"\\\\").replace(b'"', b'\\"')  # RFC 5322 quoted-pair
+    return _parse(head + b'"' + quoted + b'"\r\n\r\n' + body)
 
 
 def iter_parts(data: bytes, name: str, retrieval: str | None) -> Iterator[Entry]:
