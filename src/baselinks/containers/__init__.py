@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import zlib
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from ..errors import InputError
 from .coding import inflate
@@ -51,14 +51,54 @@ def _read(stream: BinaryIO, name: str) -> bytes:
     return data
 
 
-def _head(stream: BinaryIO) -> bytes:
-    peek = getattr(stream, "peek", None)
-    if peek is not None:
-        return bytes(peek(HEAD_BYTES)[:HEAD_BYTES])
-    position = stream.tell()
-    head = stream.read(HEAD_BYTES)
-    stream.seek(position)
-    return head
+class _Prefixed:
+    """A stream that cannot seek, with its first bytes already read: they come first."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        self.head = head
+        self.stream = stream
+        self.position = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.position < len(self.head):
+            if size is None or size < 0:
+                data = self.head[self.position :] + self.stream.read()
+            else:
+                data = self.head[self.position : self.position + size]
+                if len(data) < size:
+                    data += self.stream.read(size - len(data))
+        else:
+            data = self.stream.read(size)
+        self.position += len(data)
+        return data
+
+    def tell(self) -> int:
+        return self.position
+
+    def seekable(self) -> bool:
+        return False
+
+
+def _head(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
+    """The first :data:`HEAD_BYTES` (fewer only at the end of the input), and the stream to
+    read from the start. A pipe delivers what has arrived: a peek at a slow one may see only
+    ``WARC`` (and take the input for text), so the head is read until it is whole."""
+    if stream.seekable():
+        position = stream.tell()
+        head = _read_up_to(stream, HEAD_BYTES)
+        stream.seek(position)
+        return head, stream
+    head = _read_up_to(stream, HEAD_BYTES)
+    return head, cast(BinaryIO, _Prefixed(head, stream))
+
+
+def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+    pieces: list[bytes] = []
+    wanted = size
+    while wanted > 0 and (piece := stream.read(wanted)):
+        pieces.append(piece)
+        wanted -= len(piece)
+    return b"".join(pieces)
 
 
 def _gunzip_head(head: bytes) -> bytes:
@@ -117,7 +157,7 @@ def _entries(
     named: bool,
     layers: int,
 ) -> Iterator[Entry]:
-    head = _head(stream)
+    head, stream = _head(stream)
     kind = sniff(head, name)
     if kind is Kind.GZIP:
         inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
