@@ -68,7 +68,7 @@ class _Prefixed:
                 if len(data) < size:
                     data += self.stream.read(size - len(data))
         else:
-            data = self.stream.read(size)
+            data = self.stream.read(-1 if size is None else size)
         self.position += len(data)
         return data
 
