@@ -13,6 +13,7 @@ at the end (the largest case dominates it).
 from __future__ import annotations
 
 import argparse
+import gzip
 import resource
 import statistics
 import time
@@ -21,6 +22,17 @@ from collections.abc import Callable
 from baselinks import extract_links
 
 URL = "http://e.example/dir/page.html"
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
+_EMPTY_GZIP = _gzip(b"")
+_RECORD = (
+    b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.example/\r\n"
+    b"Content-Type: text/html\r\nContent-Length: 10\r\n\r\n<a href=x>\r\n\r\n"
+)
 
 
 def nested(n: int) -> bytes:
@@ -46,6 +58,45 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "CSS escape in a function name": (lambda n: b"<style>u\\72l(x) " + b"(" * n, 100_000),
     "unclosed tags": (lambda n: b'<a href="x" ' + b"<b " * n, 250_000),
     "unclosed comment": (lambda n: b"<!--" + b"<a href=x>" * n, 250_000),
+    # --- containers (issue 16): headers, gzip members, MIME parameters -------------------------
+    "HTTP header folded n times": (
+        lambda n: (
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: <a>\r\n"
+            + b" ;b=c\r\n" * n
+            + b"\r\n<a href=x>"
+        ),
+        100_000,
+    ),
+    "empty gzip members (.html.gz)": (lambda n: _EMPTY_GZIP * n + _gzip(b"<a href=x>"), 50_000),
+    "empty gzip members (Content-Encoding)": (
+        lambda n: (
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"
+            + _EMPTY_GZIP * n
+            + _gzip(b"<a href=x>")
+        ),
+        50_000,
+    ),
+    "empty gzip members (.warc.gz)": (
+        lambda n: _gzip(_RECORD) + _EMPTY_GZIP * n + _gzip(_RECORD),
+        50_000,
+    ),
+    "MIME Content-Type parameters": (
+        lambda n: (
+            b"MIME-Version: 1.0\r\nContent-Type: text/html; "
+            + b"; ".join(b"p%d=v%d" % (i, i) for i in range(n))
+            + b"\r\n\r\n<a href=x>"
+        ),
+        50_000,
+    ),
+    "MIME Content-Location folded n times": (
+        lambda n: (
+            b"MIME-Version: 1.0\r\nContent-Type: text/html\r\n"
+            + b"Content-Location: http://a.example/"
+            + b"\r\n b" * n
+            + b"\r\n\r\n<a href=x>"
+        ),
+        100_000,
+    ),
 }
 
 

@@ -44,7 +44,7 @@ def _too_large() -> InputError:
     return InputError(f"decoded body larger than {MAX_DECODED_BYTES} bytes")
 
 
-def _replay(saved: Any, piece: bytes, budget: int) -> bytes:
+def _replay(saved: Any, piece: memoryview, budget: int) -> bytes:
     """What a decoder (``saved``, copied before ``piece``) gives from ``piece`` before the
     byte it fails on: fed one byte at a time, only after a failure."""
     out: list[bytes] = []
@@ -62,8 +62,11 @@ def _one_stream(data: bytes, start: int, wbits: int, total: int) -> tuple[list[b
     inflater = zlib.decompressobj(wbits)
     out: list[bytes] = []
     position = start
+    size = 1024  # doubling up to _PIECE: an empty member does not cost a 64 KiB copy
+    view = memoryview(data)
     while position < len(data) and not inflater.eof:
-        piece = data[position : position + _PIECE]
+        piece = view[position : position + size]
+        size = min(2 * size, _PIECE)
         saved = inflater.copy()
         try:
             chunk = inflater.decompress(piece, MAX_DECODED_BYTES + 1 - total)
@@ -95,10 +98,10 @@ def inflate(data: bytes, wbits: int) -> Body:
         total += produced
         if problem or end >= len(data):
             return Body(b"".join(out), problem)
-        rest = data[end:]
-        if wbits > zlib.MAX_WBITS and rest.startswith(b"\x1f\x8b"):
-            start = end  # the next gzip member
+        if wbits > zlib.MAX_WBITS and data.startswith(b"\x1f\x8b", end):
+            start = end  # the next gzip member (no copy of the rest: n members, linear)
             continue
+        rest = data[end:]
         if not rest.strip(_PADDING):
             return Body(b"".join(out), "")
         return Body(b"".join(out), f"{len(rest)} bytes after the end of the compressed data")

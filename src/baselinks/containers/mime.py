@@ -24,9 +24,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from email import errors as email_errors
-from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
+from email.policy import EmailPolicy
+from typing import Any
 
 from ..errors import InputError
 from .entries import HTML_TYPES, Entry, Part
@@ -44,8 +45,42 @@ _URL_WRAPPER = re.compile(r"^<?(?:URL:)?(.*?)>?$", re.IGNORECASE | re.DOTALL)
 _WHITESPACE = re.compile(r"\s+")
 
 
+class _Policy(EmailPolicy):
+    """``policy.default``, except for a header value longer than :data:`LONG_HEADER`.
+
+    The default policy parses a header into an object on every access, and the parser itself
+    reads the Content-Type about 13 times per entity: a Content-Type of n parameters took
+    super-linear time (2,000 parameters: 1.7 s; 8,000: 11 s), a Content-Location folded n
+    times quadratic time. A value that long is hostile or broken: it is unfolded (linear) and
+    given as a plain string, a Content-Type reduced to its type and the parameters read here
+    (charset, boundary, type, start). Shorter values, every real one, are parsed as before.
+    """
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        if len(value) <= LONG_HEADER or hasattr(value, "name"):
+            return super().header_fetch_parse(name, value)
+        unfolded = _FOLD.sub(" ", value).strip()
+        if name.lower() != "content-type":
+            return unfolded
+        media_type = unfolded.partition(";")[0].strip()
+        kept = (match.group() for match in _KEPT_PARAMETER.finditer(unfolded))
+        return "; ".join((media_type, *kept))
+
+
+# Longer than any real header value: RFC 5322 §2.1.1 lines are at most 998 characters.
+LONG_HEADER = 1024
+_FOLD = re.compile(r"\r?\n[ \t]*")  # literal, then one class: linear
+# A parameter the walker reads, after a ";": quoted-pairs inside quotes, or a plain token.
+# The alternatives start with different characters: no backtracking.
+_KEPT_PARAMETER = re.compile(
+    r'(?<=;)[ \t]*(?:charset|boundary|type|start)[ \t]*=[ \t]*(?:"(?:[^"\\]|\\.)*"|[^;\s]*)',
+    re.IGNORECASE,
+)
+_POLICY = _Policy()
+
+
 def _parse(data: bytes) -> EmailMessage:
-    message = BytesParser(policy=policy.default).parsebytes(data)
+    message = BytesParser(policy=_POLICY).parsebytes(data)
     assert isinstance(message, EmailMessage)
     return message
 
