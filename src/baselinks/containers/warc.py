@@ -438,4 +438,8 @@ def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
             return
         # Offsets from here on count uncompressed bytes.
         gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
-        yield from _iterate(Window(gunzipped), file, _Form(warc, False), skip=exc.records_read)
+        try:
+            yield from _iterate(Window(gunzipped), file, _Form(warc, False), exc.records_read)
+        except (EOFError, OSError, zlib.error) as damage:  # the gzip stream breaks off
+            message = " ".join(str(damage).split()) or type(damage).__name__
+            yield InputError(f"damaged or cut gzip data: {message}", file)
