@@ -174,10 +174,13 @@ def _touched(seed: Seed, positions: list[int]) -> set[int]:
                 touched.add(index)
                 if position == unit.start and index:
                     touched.add(index - 1)  # between two units: the one before may end there
+                if seed.kind == "mime" and position >= unit.end - 2:
+                    touched.add(index + 1)  # RFC 2046: the line break belongs to the delimiter
     return touched
 
 
 def _intact(seed: Seed, touched: set[int]) -> int:
+    touched = {i for i in touched if i < len(seed.units)}
     if any(seed.units[i].holds_others for i in touched):
         return 0  # the headers that make the parts after them parts: any of them may go
     return sum(unit.docs for index, unit in enumerate(seed.units) if index not in touched)
@@ -317,6 +320,8 @@ def m_splice(rng: random.Random, seed: Seed, others: list[Seed]) -> Mutant:
         if not same:
             return m_insert(rng, seed)
         j = rng.choice(same)
+        if units[j].holds_others:
+            i, j = j, i
         pieces[i], pieces[j] = pieces[j], pieces[i]
         docs[i], docs[j] = docs[j], docs[i]
     else:
@@ -328,7 +333,10 @@ def m_splice(rng: random.Random, seed: Seed, others: list[Seed]) -> Mutant:
         pieces.insert(i, donor.data[unit.start : unit.end])
         docs.insert(i, unit.docs)
         action += f" from {donor.name}"
-    return Mutant(seed.name, f"splice {action} unit {i}", b"".join(pieces), sum(docs))
+    expected = sum(docs)
+    if units[i].holds_others:  # the parts after it were its parts: they may go with it
+        expected = 0
+    return Mutant(seed.name, f"splice {action} unit {i}", b"".join(pieces), expected)
 
 
 def m_gzip(rng: random.Random, seed: Seed) -> Mutant:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from collections.abc import Callable
 from typing import BinaryIO
 
 import pytest
@@ -176,3 +177,34 @@ def test_next_record_finds_a_record_line_across_chunk_edges() -> None:
     arc = filler * 2 + b"http://a.example/ 1.2.3.4 20080430204825 text/html 12\n"
     assert next_record(Window(io.BytesIO(arc)), 5, gzipped=False) == 2 * len(filler)
     assert next_record(Window(io.BytesIO(filler * 3)), 1, gzipped=False) is None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: b"\xc3\xa9\xe2\x80\xa8 junk\r\n" + data,  # bytes before the first record
+        lambda data: b"\x00" * 16 + data,
+        lambda data: data[:2] + b"x" + data[3:],  # its first line: "WAxC/1.1" or gzip's magic
+    ],
+)
+@pytest.mark.parametrize("source", ["plain", "gzip"])
+def test_damage_at_the_start_is_reported_and_the_rest_read(
+    damage: Callable[[bytes], bytes], source: str
+) -> None:
+    # was: not recognised as an archive, read as one text document: 1 document, no error
+    data = damage(GZ if source == "gzip" else PLAIN)
+    links, errors, summary = _read(data)
+    assert links == INTACT
+    assert summary.documents == INTACT_SUMMARY.documents
+    assert len(errors) == 1 and errors[0].offset == 0
+    assert "skipped, read on from the next record" in errors[0].message
+
+
+def test_a_damaged_one_member_gzip_ends_with_one_error() -> None:
+    # found by the fuzzer: warcio's offsets in a damaged one-member gzip fell before the
+    # start, and the resynchronisation found the same record again and again (a hang)
+    data = bytearray((HERE / "example-bad.warc.gz.bad").read_bytes())
+    for position, value in ((149, 170), (491, 57), (1697, 224), (1705, 241), (1920, 33)):
+        data[position] = value
+    _, errors, _ = _read(bytes(data))
+    assert len(errors) == 1

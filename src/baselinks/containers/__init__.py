@@ -29,6 +29,7 @@ from .httpmsg import (
     response_part,
 )
 from .mime import iter_parts
+from .resync import archive_inside
 from .sniff import HEAD_BYTES, Kind, binary_label, sniff
 from .warc import iter_records
 
@@ -161,7 +162,7 @@ def _entries(
     kind = sniff(head, name)
     if kind is Kind.GZIP:
         inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
-        if inner in (Kind.WARC, Kind.ARC):
+        if inner in (Kind.WARC, Kind.ARC) or archive_inside(head) == "gzip":
             yield from iter_records(stream, name)  # warcio reads gzip per record, streaming
             return
         if layers >= _MAX_GZIP_LAYERS:

@@ -21,7 +21,7 @@ import re
 import zlib
 from typing import BinaryIO
 
-__all__ = ["Window", "next_record"]
+__all__ = ["Window", "archive_inside", "next_record", "starts_record"]
 
 
 class Window:
@@ -75,9 +75,12 @@ class Window:
         if self.base <= offset <= self.end:
             self.position = offset
             return True
-        if not self.seekable:
+        if not self.seekable or offset < 0:
             return False
-        self.stream.seek(offset)
+        try:
+            self.stream.seek(offset)
+        except (OSError, ValueError, EOFError):  # a gzip stream re-read to a damaged place
+            return False
         self.base = self.position = offset
         self.buffer = bytearray()
         return True
@@ -157,4 +160,15 @@ def _record_line(data: bytes, skip: int) -> int | None:
     for match in _LINE_START.finditer(data, max(skip - 1, 0)):
         if _RECORD_LINE.match(data, match.end()) is not None:
             return match.end()
+    return None
+
+
+def archive_inside(head: bytes) -> str | None:
+    """For the first bytes of an input that starts with no record: "gzip" or "plain" when a
+    record starts further on (the start of the file damaged), else None."""
+    if _gzip_member(head, 1, more=False) is not None:
+        return "gzip"
+    position = _record_line(head, 1)
+    if position is not None and head.startswith(b"WARC-", head.find(b"\n", position) + 1):
+        return "plain"  # a WARC version line, then a WARC header: not text about WARC
     return None

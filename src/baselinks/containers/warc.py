@@ -49,7 +49,8 @@ from .httpmsg import (
     parse_response,
     response_part,
 )
-from .resync import Window, next_record
+from .resync import Window, archive_inside, next_record
+from .sniff import HEAD_BYTES
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
 
@@ -394,15 +395,24 @@ def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[
     """The entries of the records after the first ``skip``, and the damage met: after damage,
     the next record is found (:mod:`.resync`) and read on from."""
     while True:
+        begun = window.tell()
         damage = yield from _segment(window, file, form, skip)
         if damage is None:
             return
+        # warcio's offsets can fall before the place it was started at on garbage
+        damage = damage._replace(
+            offset=max(damage.offset, begun), scan_from=max(damage.scan_from, begun)
+        )
         error, found = _resync(window, damage, form.gzipped)
-        if found is not None and found <= damage.offset and damage.what.startswith("no WARC"):
-            # only the wrong length is to report: the record after it is read
-            pass
-        else:
-            yield error
+        if found is not None and found <= begun:
+            # no progress: the record found is the one that failed (fuzzed: a one-member gzip
+            # whose offsets warcio counts wrong). Reported, and the reading ends.
+            error, found = (
+                InputError(f"{damage.what}: the rest is not read", damage.name, begun),
+                None,
+            )
+        if not (found is not None and found <= damage.offset and damage.what.startswith("no WARC")):
+            yield error  # (else: only the wrong length was to report, the record after it is read)
         if found is None:
             return
         window.rewind(found)
@@ -419,15 +429,18 @@ def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
     """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged)."""
     window = Window(stream)
     start = window.tell()
-    head = window.read(4096)
+    head = window.read(HEAD_BYTES)
     window.rewind(start)
-    gzipped = head.startswith(b"\x1f\x8b")
+    gzipped = head.startswith(b"\x1f\x8b") or archive_inside(head) == "gzip"
     if gzipped:
         try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 64)
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
         except zlib.error:
             head = b""
-    warc = head.lstrip().startswith(b"WARC/")
+    # WARC records only (an ARC file starts with its filedesc:// record)
+    warc = head.lstrip().startswith(b"WARC/") or (
+        b"WARC/" in head and not head.lstrip().startswith(b"filedesc://")
+    )
     try:
         yield from _iterate(window, file, _Form(warc, gzipped))
     except _NotPerRecordGzip as exc:
