@@ -22,7 +22,7 @@ from conftest import FIXTURES
 HERE = FIXTURES / "containers"
 GZ = (HERE / "crawl.warc.gz").read_bytes()
 PLAIN = (HERE / "crawl.warc").read_bytes()
-WRONG_CHUNKS = (HERE / "example-wrong-chunks.warc.gz").read_bytes()
+WRONG_CHUNKS = (HERE / "example-wrong-chunks.warc.gz.bad").read_bytes()
 
 
 def _members(data: bytes) -> list[int]:
