@@ -235,7 +235,7 @@ def m_delete(rng: random.Random, seed: Seed) -> Mutant:
     start = rng.randrange(len(seed.data))
     end = min(len(seed.data), start + rng.choice((1, 2, 10, 100, 1000)))
     touched = {i for i, u in enumerate(seed.units) if u.start < end and start < u.end}
-    touched |= _touched(seed, [start])
+    touched |= _touched(seed, [start, max(start, end - 1)])  # (the line break before a unit)
     data = seed.data[:start] + seed.data[end:]
     return Mutant(seed.name, f"delete {start}-{end}", data, _intact(seed, touched))
 
