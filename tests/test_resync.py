@@ -57,20 +57,30 @@ def test_the_fixture_is_what_the_cases_assume() -> None:
 
 def test_a_record_split_over_gzip_members_between_intact_records() -> None:
     # warcio's example-wrong-chunks.warc.gz between the third and fourth records: warcio (and
-    # baselinks before) stopped at its body's member, losing every record after it.
+    # baselinks before) stopped at its body's member, losing every record after it. The
+    # record is read across its members, and every record after it.
     data = GZ[: MEMBERS[3]] + WRONG_CHUNKS + GZ[MEMBERS[3] :]
     links, errors, summary = _read(data)
-    assert links == INTACT  # the damaged record's links are in its lost body
-    assert summary.documents == INTACT_SUMMARY.documents + 1  # the damaged record's head
-    body = MEMBERS[3] + 516
-    assert [(e.offset, e.message) for e in errors] == [
-        (MEMBERS[3], "record cut short: 343 of its 1613 bytes (file truncated?)"),
+    split = ("f#http://example.com/", "http://www.iana.org/domains/example")
+    assert links == [*INTACT[:4], split, *INTACT[4:]]
+    assert summary.documents == INTACT_SUMMARY.documents + 1
+    assert [(e.name, e.offset, e.message) for e in errors] == [
         (
-            body,
-            "no WARC or ARC record starts here (first line '<!doctype html>'); "
-            f"bytes {body}-{MEMBERS[3] + 1130} skipped, read on from the next record at "
-            f"offset {MEMBERS[3] + 1130}",
-        ),
+            "f#http://example.com/",
+            MEMBERS[3],
+            "record split over gzip members (one per record expected): read across them",
+        )
+    ]
+
+
+def test_a_record_cut_at_its_member_end_is_not_read_across_a_member_that_is_no_record() -> None:
+    # the body's member gone: the record cannot be read whole, the cut is reported, and the
+    # member after it (the end of that record, then the next record) is read from its record
+    data = GZ[: MEMBERS[3]] + WRONG_CHUNKS[:516] + WRONG_CHUNKS[1130:] + GZ[MEMBERS[3] :]
+    links, errors, _ = _read(data)
+    assert links == INTACT
+    assert [e.message for e in errors] == [
+        "record cut short: 343 of its 1613 bytes (file truncated?)"
     ]
 
 

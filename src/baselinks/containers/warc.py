@@ -297,16 +297,23 @@ def _segment(
 
     offset = window.tell()
     damaged = False  # the last record's own entries reported damage
+    # A .warc.gz record cut short where its gzip member ends is held back until the next
+    # member says whether it starts a record (the cut stands) or not (the record goes on in
+    # it: warcio's example-wrong-chunks.warc.gz, read across its members below).
+    held: list[Entry] = []
     try:
         for record in records:
             yield from wrong_length()
+            yield from held
+            held = []
             offset = records.offset
             count += 1
-            damaged = False
-            if count > skip:
-                for entry in _record_entries(record, file, offset):
-                    damaged = damaged or isinstance(entry, InputError)
-                    yield entry
+            entries = list(_record_entries(record, file, offset)) if count > skip else []
+            damaged = any(isinstance(entry, InputError) for entry in entries)
+            if form.gzipped and not records.damage_met and any(map(_is_cut, entries)):
+                held = entries
+            else:
+                yield from entries
             name = _record_name(record, file, offset)
             if records.damage_met:
                 return _Damage(offset, offset + 1, records.damage_met, name)
@@ -314,6 +321,10 @@ def _segment(
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
             raise _NotPerRecordGzip(count) from None
+        whole = _across_members(window, file, form, offset) if held else None
+        yield from held if whole is None else whole
+        if whole is not None:  # read on after it, from the next member that starts a record
+            return _Damage(offset, offset + 1, "", file)
         if records.damage_met:
             return _Damage(records.offset, records.offset + 1, records.damage_met, file)
         reported = records.err_count > errors_seen
@@ -327,10 +338,12 @@ def _segment(
                 scan_from = sum(records.member_info)  # the end of its block
         return _Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
     except _READ_ERRORS as exc:
+        yield from held
         message = " ".join(str(exc).split()) or type(exc).__name__
         return _Damage(
             records.offset, records.offset + 1, f"cannot read the record: {message}", file
         )
+    yield from held
     yield from wrong_length()
     if records.damage_met:
         return _Damage(records.offset, records.offset + 1, records.damage_met, file)
@@ -351,6 +364,30 @@ def _segment(
     if left > 0:
         return _Damage(end, end, "bytes after the last complete record are no record", file)
     return None
+
+
+def _is_cut(entry: Entry) -> bool:
+    return isinstance(entry, InputError) and entry.message.startswith("record cut short")
+
+
+def _across_members(window: Window, file: str, form: _Form, offset: int) -> list[Entry] | None:
+    """The record at ``offset`` read through the gzip members that follow it as one stream,
+    with an error saying so; None when it is not whole that way either."""
+    if not window.rewind(offset):
+        return None
+    stream = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
+    try:
+        record = next(iter(_Records(Window(stream), form.warc, gzipped=False)))
+        entries = list(_record_entries(record, file, offset))
+    except (*_READ_ERRORS, StopIteration):
+        return None
+    if any(map(_is_cut, entries)):
+        return None
+    name = _record_name(record, file, offset)
+    split = InputError(
+        "record split over gzip members (one per record expected): read across them", name, offset
+    )
+    return [*entries, split]
 
 
 def _resync(window: Window, damage: _Damage, gzipped: bool) -> tuple[InputError, int | None]:
@@ -407,12 +444,12 @@ def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[
         if found is not None and found <= begun:
             # no progress: the record found is the one that failed (fuzzed: a one-member gzip
             # whose offsets warcio counts wrong). Reported, and the reading ends.
-            error, found = (
-                InputError(f"{damage.what}: the rest is not read", damage.name, begun),
-                None,
-            )
-        if not (found is not None and found <= damage.offset and damage.what.startswith("no WARC")):
-            yield error  # (else: only the wrong length was to report, the record after it is read)
+            what = damage.what or "damaged record"
+            yield InputError(f"{what}: the rest is not read", damage.name, begun)
+            return
+        wrong_length_only = found is not None and found <= damage.offset
+        if damage.what and not (wrong_length_only and damage.what.startswith("no WARC")):
+            yield error  # (else: reported already, the record after it is read)
         if found is None:
             return
         window.rewind(found)
