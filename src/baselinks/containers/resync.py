@@ -11,7 +11,8 @@ library resynchronises, so this module does, by hand, in the two ways the format
 - in an uncompressed file, the next record starts at a line that is a WARC version line
   (``WARC/1.0``), or an ARC header line (``URL IP-address 14-digit-date ...``).
 
-:class:`Window` is the stream warcio reads through: it keeps the last mebibyte read, so that a
+:func:`report_and_find` words the error (the damage, the span skipped) and finds where to read
+on. :class:`Window` is the stream warcio reads through: it keeps the last mebibyte read, so that a
 stream that cannot seek (a pipe) can still go back to the damage and scan from there.
 """
 
@@ -19,9 +20,11 @@ from __future__ import annotations
 
 import re
 import zlib
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
-__all__ = ["Window", "archive_inside", "next_record", "starts_record"]
+from ..errors import InputError
+
+__all__ = ["Damage", "Window", "archive_inside", "next_record", "report_and_find", "starts_record"]
 
 
 class Window:
@@ -172,3 +175,60 @@ def archive_inside(head: bytes) -> str | None:
     if position is not None and head.startswith(b"WARC-", head.find(b"\n", position) + 1):
         return "plain"  # a WARC version line, then a WARC header: not text about WARC
     return None
+
+
+class Damage(NamedTuple):
+    """Where a run of warcio over the file met damage, and from where to look for a record."""
+
+    offset: int  # where the damage was met: the start of the record or member warcio failed on
+    scan_from: int  # the first offset where the next record may start
+    what: str  # what was wrong
+    name: str  # what the error names: the file, or the damaged record
+
+
+def _what_is_there(window: Window, offset: int, gzipped: bool) -> str:
+    """The first line found at ``offset``, for the message: decompressed in a .warc.gz."""
+    if not window.rewind(offset):
+        return ""
+    head = window.read(4096)
+    if gzipped and head.startswith(b"\x1f\x8b"):
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 256)
+        except zlib.error:
+            return "damaged gzip data"
+    line = head.lstrip(b"\r\n").split(b"\n", 1)[0].rstrip(b"\r")
+    return f"first line {line[:60].decode('latin-1')!r}" if line else "empty lines"
+
+
+def report_and_find(window: Window, damage: Damage, gzipped: bool) -> tuple[InputError, int | None]:
+    """The error that reports ``damage`` and the span skipped; and the offset of the next
+    record, where to read on (None: there is none, or it cannot be reached)."""
+    there = ""
+    if damage.what.startswith("no WARC"):
+        there = _what_is_there(window, damage.offset, gzipped)
+        there = f" ({there})" if there else ""
+    if not window.rewind(max(damage.scan_from - 1, 0)):
+        message = (
+            f"{damage.what}{there}; the rest of the stream cannot be read past it "
+            "(more than 1 MiB back: save it to a file to read on)"
+        )
+        return InputError(message, damage.name, damage.offset), None
+    found = next_record(window, damage.scan_from, gzipped)
+    if found is None:
+        while window.read(65536):
+            pass
+        end = window.position
+        message = f"{damage.what}{there}; no record after it: bytes {damage.offset}-{end} skipped"
+        if damage.what.startswith("bytes after"):
+            message = (
+                f"{end - damage.offset} bytes after the last complete record cannot be read "
+                "as a record (file truncated or damaged)"
+            )
+        return InputError(message, damage.name, damage.offset), None
+    if found <= damage.offset:  # the next record began inside the one reported
+        return InputError(f"{damage.what}{there}", damage.name, damage.offset), found
+    message = (
+        f"{damage.what}{there}; bytes {damage.offset}-{found} skipped, "
+        f"read on from the next record at offset {found}"
+    )
+    return InputError(message, damage.name, damage.offset), found

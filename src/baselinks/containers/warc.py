@@ -16,6 +16,11 @@ What warcio leaves unsaid, this module says (warcio and FastWARC both stop silen
 - a record whose block is shorter than its ``Content-Length`` (a file cut short) is extracted as
   far as it goes, then reported with its offset;
 - a record not followed by the empty lines that end it (a wrong ``Content-Length``) is reported;
+- after damage warcio cannot read past (junk, a broken gzip member, a record split over
+  members), the next record is found (:mod:`.resync`), the span skipped reported, and warcio
+  started again there: one damaged record never costs the records after it;
+- a record whose gzip member ends inside it, its rest in the members after it, is read across
+  them; a .warc.gz cut inside its last member's trailer is reported;
 - a gzip file that is one member for all records (not per record) is read through a gzip
   stream instead of failing, when the input can seek back.
 
@@ -49,7 +54,7 @@ from .httpmsg import (
     parse_response,
     response_part,
 )
-from .resync import Window, archive_inside, next_record
+from .resync import Damage, Window, archive_inside, report_and_find
 from .sniff import HEAD_BYTES
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
@@ -251,32 +256,9 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> l
     return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
 
 
-class _Damage(NamedTuple):
-    """Where a run of warcio over the file met damage, and from where to look for a record."""
-
-    offset: int  # where the damage was met: the start of the record or member warcio failed on
-    scan_from: int  # the first offset where the next record may start
-    what: str  # what was wrong
-    name: str  # what the error names: the file, or the damaged record
-
-
-def _what_is_there(window: Window, offset: int, gzipped: bool) -> str:
-    """The first line found at ``offset``, for the message: decompressed in a .warc.gz."""
-    if not window.rewind(offset):
-        return ""
-    head = window.read(4096)
-    if gzipped and head.startswith(b"\x1f\x8b"):
-        try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 256)
-        except zlib.error:
-            return "damaged gzip data"
-    line = head.lstrip(b"\r\n").split(b"\n", 1)[0].rstrip(b"\r")
-    return f"first line {line[:60].decode('latin-1')!r}" if line else "empty lines"
-
-
 def _segment(
     window: Window, file: str, form: _Form, skip: int
-) -> Generator[Entry, None, _Damage | None]:
+) -> Generator[Entry, None, Damage | None]:
     """The entries of the records from where ``window`` is, after the first ``skip``, up to
     the end of the file (None) or to the first damage warcio cannot read past."""
     records = _Records(window, form.warc, form.gzipped)
@@ -316,7 +298,7 @@ def _segment(
                 yield from entries
             name = _record_name(record, file, offset)
             if records.damage_met:
-                return _Damage(offset, offset + 1, records.damage_met, name)
+                return Damage(offset, offset + 1, records.damage_met, name)
             previous = (name, offset)
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
@@ -324,9 +306,9 @@ def _segment(
         whole = _across_members(window, file, form, offset) if held else None
         yield from held if whole is None else whole
         if whole is not None:  # read on after it, from the next member that starts a record
-            return _Damage(offset, offset + 1, "", file)
+            return Damage(offset, offset + 1, "", file)
         if records.damage_met:
-            return _Damage(records.offset, records.offset + 1, records.damage_met, file)
+            return Damage(records.offset, records.offset + 1, records.damage_met, file)
         reported = records.err_count > errors_seen
         yield from wrong_length()
         # A record read whole but not followed by its empty lines: warcio took the next
@@ -336,17 +318,24 @@ def _segment(
             scan_from = previous[1] + 1
             if records.member_info is not None:
                 scan_from = sum(records.member_info)  # the end of its block
-        return _Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
+        return Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
     except _READ_ERRORS as exc:
         yield from held
         message = " ".join(str(exc).split()) or type(exc).__name__
-        return _Damage(
+        return Damage(
             records.offset, records.offset + 1, f"cannot read the record: {message}", file
         )
     yield from held
     yield from wrong_length()
+    return (yield from _at_the_end(records, window, file, offset, damaged))
+
+
+def _at_the_end(
+    records: _Records, window: Window, file: str, offset: int, damaged: bool
+) -> Generator[Entry, None, Damage | None]:
+    """When warcio found no more records: damage it met, a cut last member, bytes left."""
     if records.damage_met:
-        return _Damage(records.offset, records.offset + 1, records.damage_met, file)
+        return Damage(records.offset, records.offset + 1, records.damage_met, file)
     end = offset
     if records.member_info is not None:
         end = records.get_record_offset() + records.get_record_length()
@@ -362,7 +351,7 @@ def _segment(
     if 0 < left <= len(window.tail(left)) and not window.tail(left).strip():
         return None  # the empty lines that end an uncompressed record
     if left > 0:
-        return _Damage(end, end, "bytes after the last complete record are no record", file)
+        return Damage(end, end, "bytes after the last complete record are no record", file)
     return None
 
 
@@ -390,39 +379,6 @@ def _across_members(window: Window, file: str, form: _Form, offset: int) -> list
     return [*entries, split]
 
 
-def _resync(window: Window, damage: _Damage, gzipped: bool) -> tuple[InputError, int | None]:
-    """The error that reports ``damage`` and the span skipped; and where to read on."""
-    there = ""
-    if damage.what.startswith("no WARC"):
-        there = _what_is_there(window, damage.offset, gzipped)
-        there = f" ({there})" if there else ""
-    if not window.rewind(max(damage.scan_from - 1, 0)):
-        message = (
-            f"{damage.what}{there}; the rest of the stream cannot be read past it "
-            "(more than 1 MiB back: save it to a file to read on)"
-        )
-        return InputError(message, damage.name, damage.offset), None
-    found = next_record(window, damage.scan_from, gzipped)
-    if found is None:
-        while window.read(65536):
-            pass
-        end = window.position
-        message = f"{damage.what}{there}; no record after it: bytes {damage.offset}-{end} skipped"
-        if damage.what.startswith("bytes after"):
-            message = (
-                f"{end - damage.offset} bytes after the last complete record cannot be read "
-                "as a record (file truncated or damaged)"
-            )
-        return InputError(message, damage.name, damage.offset), None
-    if found <= damage.offset:  # the next record began inside the one reported
-        return InputError(f"{damage.what}{there}", damage.name, damage.offset), found
-    message = (
-        f"{damage.what}{there}; bytes {damage.offset}-{found} skipped, "
-        f"read on from the next record at offset {found}"
-    )
-    return InputError(message, damage.name, damage.offset), found
-
-
 class _Form(NamedTuple):
     warc: bool  # WARC records (else ARC, or not known)
     gzipped: bool  # one gzip member per record
@@ -440,7 +396,7 @@ def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[
         damage = damage._replace(
             offset=max(damage.offset, begun), scan_from=max(damage.scan_from, begun)
         )
-        error, found = _resync(window, damage, form.gzipped)
+        error, found = report_and_find(window, damage, form.gzipped)
         if found is not None and found <= begun:
             # no progress: the record found is the one that failed (fuzzed: a one-member gzip
             # whose offsets warcio counts wrong). Reported, and the reading ends.
