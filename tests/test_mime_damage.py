@@ -150,3 +150,18 @@ def test_a_long_content_type_is_reduced_to_what_is_read(monkeypatch: pytest.Monk
     assert urls == ["http://a.example/й"]
     assert errors == []
     assert all(size <= 1024 for size in seen)  # (the short headers here are never read)
+
+
+def test_a_header_line_without_a_colon_after_a_transfer_encoding() -> None:
+    # the repair re-reads the part's bytes as they came, then decodes them once
+    body = base64.b64encode(b"<a href=x>")
+    data = (
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b"\r\n\r\n'
+        b"--b\r\nContent-Transfer-Encoding: base64\r\nbroken\r\n"
+        b"Content-Type: text/html\r\nContent-Location: http://one.example/\r\n\r\n"
+        + body
+        + b"\r\n--b--\r\n"
+    )
+    urls, errors, _ = _extract(data)
+    assert urls == ["http://one.example/x"]
+    assert len(errors) == 1

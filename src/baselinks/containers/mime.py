@@ -103,13 +103,23 @@ def base_header(entity: Message) -> str | None:
 def _payload_bytes(entity: Message) -> bytes:
     """The body of an entity the parser did not split, as the bytes it came as.
 
-    ``get_payload()`` would give text decoded by the entity's charset (non-ASCII bytes then
-    do not encode back); ``decode=True`` gives the bytes, after any transfer encoding.
+    ``get_payload()`` gives text decoded by the entity's charset (non-ASCII bytes then do not
+    encode back to ASCII: was a UnicodeEncodeError); ``decode=True`` gives the bytes as they
+    came, except that it undoes a transfer encoding, which is then left alone.
     """
     if entity.is_multipart():
         return b""
+    if str(entity.get("content-transfer-encoding", "")).strip().lower() in _TRANSFER_CODINGS:
+        text = entity.get_payload()
+        return text.encode("utf-8", "surrogateescape") if isinstance(text, str) else b""
     payload = entity.get_payload(decode=True)
     return payload if isinstance(payload, bytes) else b""
+
+
+# The transfer encodings get_payload(decode=True) undoes (the others are the bytes as they came).
+_TRANSFER_CODINGS = frozenset(
+    {"base64", "quoted-printable", "x-uuencode", "uuencode", "uue", "x-uue"}
+)
 
 
 def _first_delimiter(body: bytes) -> bytes | None:
@@ -205,7 +215,8 @@ class _Walker:
         end = _BLANK_LINE.search(body)
         head, rest = (body[: end.start()], body[end.start() :]) if end else (body, b"")
         lines = head.splitlines(keepends=True)
-        bad = [line for line in lines if not _HEADER_OR_FOLD.match(line.decode("latin-1"))]
+        good = [_HEADER_OR_FOLD.match(line.decode("latin-1")) is not None for line in lines]
+        bad = [line for line, ok in zip(lines, good, strict=True) if not ok]
         if entity.is_multipart() or not bad or not rest or bad[0].startswith(b"--"):
             # A multipart keeps the lines in its preamble: only a lost base header matters.
             if _lost_base(entity):
@@ -218,7 +229,7 @@ class _Walker:
             f"{key}: {value}\r\n".encode("utf-8", "surrogateescape")
             for key, value in entity.raw_items()
         )
-        kept = b"".join(line for line in lines if line not in bad)
+        kept = b"".join(line for line, ok in zip(lines, good, strict=True) if ok)
         repaired = _parse(own + kept + rest)
         if repaired.is_multipart() or repaired.get_content_type() in HTML_TYPES | _CONTAINERS:
             line = bad[0].strip()[:60].decode("latin-1")
