@@ -165,3 +165,14 @@ def test_a_header_line_without_a_colon_after_a_transfer_encoding() -> None:
     urls, errors, _ = _extract(data)
     assert urls == ["http://one.example/x"]
     assert len(errors) == 1
+
+
+def test_a_base_header_with_bytes_that_are_not_utf8_keeps_them() -> None:
+    # was: each such byte a U+FFFD in the base, silently ("http://a.example/caf\ufffd/x")
+    data = (
+        b"MIME-Version: 1.0\r\nContent-Type: text/html\r\n"
+        b"Content-Location: http://a.example/caf\xe9/\xc3\xa9t\xc3\xa9/page\r\n\r\n<a href=x>"
+    )
+    urls, errors, _ = _extract(data)
+    assert urls == ["http://a.example/caf%E9/été/x"]
+    assert errors == []

@@ -57,6 +57,12 @@ class _Policy(EmailPolicy):
     """
 
     def header_fetch_parse(self, name: str, value: str) -> Any:
+        if name.lower() in _BASE_HEADERS and _UNDECODABLE.search(value):
+            # Bytes that are not UTF-8 in a URL header (a Latin-1 "é" written raw): the default
+            # policy makes each a U+FFFD, and the base loses them without a word. They are
+            # kept, percent-encoded, as a URL carries bytes (RFC 3986 §2.1).
+            text = value.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+            return _UNDECODABLE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text).strip()
         if len(value) <= LONG_HEADER or hasattr(value, "name"):
             return super().header_fetch_parse(name, value)
         unfolded = _FOLD.sub(" ", value).strip()
@@ -70,6 +76,7 @@ class _Policy(EmailPolicy):
 # Longer than any real header value: RFC 5322 §2.1.1 lines are at most 998 characters.
 LONG_HEADER = 1024
 _FOLD = re.compile(r"\r?\n[ \t]*")  # literal, then one class: linear
+_UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes the parser kept as surrogates
 # A parameter the walker reads, after a ";": quoted-pairs inside quotes, or a plain token.
 # The alternatives start with different characters: no backtracking.
 _KEPT_PARAMETER = re.compile(
