@@ -18,6 +18,7 @@ A case is a name, a function making the document of size n, and n at scale 1 (``
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import resource
@@ -33,6 +34,17 @@ from baselinks.write import write_jsonl
 
 URL = "http://e.example/dir/page.html"
 GROWTH = 4  # the second size is GROWTH times the first
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
+_EMPTY_GZIP = _gzip(b"")
+_RECORD = (
+    b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.example/\r\n"
+    b"Content-Type: text/html\r\nContent-Length: 10\r\n\r\n<a href=x>\r\n\r\n"
+)
 
 
 def nested(n: int) -> bytes:
@@ -85,6 +97,45 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     ),
     "long path, rfc1808": (lambda n: b'<a href="' + b"a/" * n + b'../x">', 1_000_000),
     "long path, rfc3986": (lambda n: b'<a href="' + b"a/" * n + b'../x">', 1_000_000),
+    # --- containers (issue 16): headers, gzip members, MIME parameters -------------------------
+    "HTTP header folded n times": (
+        lambda n: (
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: <a>\r\n"
+            + b" ;b=c\r\n" * n
+            + b"\r\n<a href=x>"
+        ),
+        100_000,
+    ),
+    "empty gzip members (.html.gz)": (lambda n: _EMPTY_GZIP * n + _gzip(b"<a href=x>"), 50_000),
+    "empty gzip members (Content-Encoding)": (
+        lambda n: (
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"
+            + _EMPTY_GZIP * n
+            + _gzip(b"<a href=x>")
+        ),
+        50_000,
+    ),
+    "empty gzip members (.warc.gz)": (
+        lambda n: _gzip(_RECORD) + _EMPTY_GZIP * n + _gzip(_RECORD),
+        50_000,
+    ),
+    "MIME Content-Type parameters": (
+        lambda n: (
+            b"MIME-Version: 1.0\r\nContent-Type: text/html; "
+            + b"; ".join(b"p%d=v%d" % (i, i) for i in range(n))
+            + b"\r\n\r\n<a href=x>"
+        ),
+        50_000,
+    ),
+    "MIME Content-Location folded n times": (
+        lambda n: (
+            b"MIME-Version: 1.0\r\nContent-Type: text/html\r\n"
+            + b"Content-Location: http://a.example/"
+            + b"\r\n b" * n
+            + b"\r\n\r\n<a href=x>"
+        ),
+        100_000,
+    ),
 }
 
 OPTIONS: dict[str, dict[str, Any]] = {

@@ -22,7 +22,7 @@ from baselinks import InputError, extract_links, iter_links
 from baselinks.api import Summary
 from baselinks.base import Base, BaseSource, encapsulating_base
 from baselinks.cli import main
-from baselinks.containers import httpmsg
+from baselinks.containers import coding, httpmsg
 from baselinks.containers.mime import base_header
 from baselinks.containers.sniff import Kind, sniff
 from baselinks.microsyntax import HeaderLink, parse_link_header
@@ -278,7 +278,7 @@ def test_decode_body(coding: str, encode: object) -> None:
 
 
 def test_decode_body_caps_a_decompression_bomb(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(httpmsg, "MAX_DECODED_BYTES", 1 << 20)
+    monkeypatch.setattr(coding, "MAX_DECODED_BYTES", 1 << 20)
     bomb = gzip.compress(b"\0" * (4 << 20))
     assert len(bomb) < 10_000
     with pytest.raises(InputError, match="larger than 1048576 bytes"):

@@ -34,7 +34,9 @@ ALLOWED_THIRD_PARTY = {
     "containers.doctypes": set(),
     "containers.sniff": set(),
     # brotli and zstd (the stdlib's from 3.14, else backports.zstd) are imported where used
-    "containers.httpmsg": {"brotli", "compression", "backports"},
+    "containers.coding": {"brotli", "compression", "backports"},
+    "containers.httpmsg": set(),
+    "containers.resync": set(),
     "containers.mime": set(),
     "containers.warc": {"warcio"},
     "api": set(),

@@ -27,7 +27,16 @@ from typing import NamedTuple
 
 import webencodings
 
-__all__ = ["Decoded", "browser_encoding", "decode", "lookup", "prescan", "query_codec"]
+__all__ = [
+    "REPLACEMENT",
+    "REPLACEMENT_UNREAD",
+    "Decoded",
+    "browser_encoding",
+    "decode",
+    "lookup",
+    "prescan",
+    "query_codec",
+]
 
 _WHITESPACE = b"\t\n\x0c\r "
 _LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -79,6 +88,24 @@ def query_codec(name: str) -> codecs.CodecInfo | None:
     return found.codec_info  # type: ignore[no-any-return]
 
 
+# Encoding Standard, "replacement": the labels csiso2022kr, hz-gb-2312, iso-2022-cn,
+# iso-2022-cn-ext, iso-2022-kr and replacement name it, so that content in those encodings
+# (which can smuggle ASCII past filters) is never decoded. "The replacement decoder ... If
+# replacement error returned flag is unset, set it, and return error": a non-empty input
+# decodes to one U+FFFD. What the document said is not read; load reports that.
+REPLACEMENT = "replacement"
+REPLACEMENT_UNREAD = (
+    'declared in an encoding the Encoding Standard maps to "replacement" (ISO-2022-KR, '
+    "ISO-2022-CN, HZ-GB-2312): decoded as one U+FFFD, nothing of it read"
+)
+
+
+def _decode(data: bytes, name: str) -> str:
+    if name == REPLACEMENT:
+        return "\ufffd" if data else ""
+    return data.decode(_codec(name), "replace")
+
+
 def decode(data: bytes, transport_charset: str | None = None) -> Decoded:
     """Decode ``data`` by the sniffing order above; undecodable bytes become U+FFFD."""
     for bom, name in _BOMS:
@@ -87,10 +114,10 @@ def decode(data: bytes, transport_charset: str | None = None) -> Decoded:
     if transport_charset:
         transport = lookup(transport_charset)
         if transport is not None:
-            return Decoded(data.decode(_codec(transport), "replace"), transport, "transport")
+            return Decoded(_decode(data, transport), transport, "transport")
     declared = prescan(data)
     if declared is not None:
-        return Decoded(data.decode(_codec(declared), "replace"), declared, "meta")
+        return Decoded(_decode(data, declared), declared, "meta")
     utf16 = _utf16_without_bom(data)
     if utf16 is not None:
         return Decoded(data.decode(utf16, "replace"), utf16, "utf-16-detected")

@@ -19,7 +19,7 @@ from typing import Any
 
 from lxml import etree
 
-from .encoding import decode
+from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode
 from .tokens import PARSER_RAW_TEXT, flatten, late_tags, skip, tags
 
 __all__ = ["Document", "Source", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
@@ -174,7 +174,10 @@ def load(source: Source, *, charset: str | None = None, name: str | None = None)
         utf8 = data  # valid UTF-8 (nothing was replaced): already the bytes the parser wants
     else:
         utf8 = text.encode("utf-8", "surrogatepass")
-    return Document(label, text, decoded.encoding, decoded.source, *_parse(utf8))
+    root, unread = _parse(utf8)
+    if decoded.encoding == REPLACEMENT and data:
+        unread = REPLACEMENT_UNREAD
+    return Document(label, text, decoded.encoding, decoded.source, root, unread)
 
 
 def load_text(text: str, name: str) -> Document:

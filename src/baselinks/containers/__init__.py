@@ -19,19 +19,20 @@ from __future__ import annotations
 import io
 import zlib
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from ..errors import InputError
+from .coding import inflate
 from .doctypes import HTML_TYPES, DocType, document_type, file_type, may_be_document
 from .entries import Entry, Part, Skipped
 from .httpmsg import (
-    decode_body,
-    inflate,
+    decode_content,
     media_type,
     parse_response,
     response_part,
 )
 from .mime import iter_parts
+from .resync import archive_inside
 from .sniff import HEAD_BYTES, Kind, binary_label, sniff
 from .warc import iter_records
 
@@ -54,14 +55,54 @@ def _read(stream: BinaryIO, name: str) -> bytes:
     return data
 
 
-def _head(stream: BinaryIO) -> bytes:
-    peek = getattr(stream, "peek", None)
-    if peek is not None:
-        return bytes(peek(HEAD_BYTES)[:HEAD_BYTES])
-    position = stream.tell()
-    head = stream.read(HEAD_BYTES)
-    stream.seek(position)
-    return head
+class _Prefixed:
+    """A stream that cannot seek, with its first bytes already read: they come first."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        self.head = head
+        self.stream = stream
+        self.position = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.position < len(self.head):
+            if size is None or size < 0:
+                data = self.head[self.position :] + self.stream.read()
+            else:
+                data = self.head[self.position : self.position + size]
+                if len(data) < size:
+                    data += self.stream.read(size - len(data))
+        else:
+            data = self.stream.read(-1 if size is None else size)
+        self.position += len(data)
+        return data
+
+    def tell(self) -> int:
+        return self.position
+
+    def seekable(self) -> bool:
+        return False
+
+
+def _head(stream: BinaryIO) -> tuple[bytes, BinaryIO]:
+    """The first :data:`HEAD_BYTES` (fewer only at the end of the input), and the stream to
+    read from the start. A pipe delivers what has arrived: a peek at a slow one may see only
+    ``WARC`` (and take the input for text), so the head is read until it is whole."""
+    if stream.seekable():
+        position = stream.tell()
+        head = _read_up_to(stream, HEAD_BYTES)
+        stream.seek(position)
+        return head, stream
+    head = _read_up_to(stream, HEAD_BYTES)
+    return head, cast(BinaryIO, _Prefixed(head, stream))
+
+
+def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+    pieces: list[bytes] = []
+    wanted = size
+    while wanted > 0 and (piece := stream.read(wanted)):
+        pieces.append(piece)
+        wanted -= len(piece)
+    return b"".join(pieces)
 
 
 def _gunzip_head(head: bytes) -> bytes:
@@ -72,18 +113,21 @@ def _gunzip_head(head: bytes) -> bytes:
 
 
 def _gunzip(data: bytes, name: str) -> tuple[bytes, InputError | None]:
-    """The uncompressed bytes, and the error when the data is cut short (what arrived is kept)."""
+    """The uncompressed bytes, and the error when the data is cut short or damaged (what
+    decoded is kept). Trailing NULs (padding) are no damage: ``gzip -dc`` reads them too."""
     try:
-        out, complete = inflate(data, 16 + zlib.MAX_WBITS)
+        out, problem = inflate(data, 16 + zlib.MAX_WBITS)
     except zlib.error as exc:
         raise InputError(f"damaged gzip data: {exc}", name) from None
     except InputError as exc:
         raise exc.located(name) from None
-    if complete:
+    if not problem:
         return out, None
-    return out, InputError(
-        f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
-    )
+    if problem == "cut short":
+        return out, InputError(
+            f"gzip data cut short after {len(out)} bytes uncompressed", name, len(data)
+        )
+    return out, InputError(f"gzip data {problem}: the {len(out)} bytes before were read", name)
 
 
 def iter_entries(
@@ -117,11 +161,11 @@ def _entries(
     named: bool,
     layers: int,
 ) -> Iterator[Entry]:
-    head = _head(stream)
+    head, stream = _head(stream)
     kind = sniff(head, name)
     if kind is Kind.GZIP:
         inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
-        if inner in (Kind.WARC, Kind.ARC):
+        if inner in (Kind.WARC, Kind.ARC) or archive_inside(head) == "gzip":
             yield from iter_records(stream, name)  # warcio reads gzip per record, streaming
             return
         if layers >= _MAX_GZIP_LAYERS:
@@ -144,7 +188,10 @@ def _entries(
     elif kind is Kind.MIME:
         yield from iter_parts(_read(stream, name), name, url)
     elif kind is Kind.HTTP:
-        yield response_part(parse_response(_read(stream, name)), name, url, charset)
+        part, damage = response_part(parse_response(_read(stream, name)), name, url, charset)
+        yield part
+        if damage is not None:
+            yield damage
     elif kind in (Kind.HTML, Kind.TEXT) and not headers and (doctype := file_type(name, head)):
         yield Part(name, _read(stream, name), charset, url, doctype=doctype)
     elif kind is Kind.BINARY and not headers:
@@ -174,10 +221,13 @@ def _fetched(
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
-        decoded = decode_body(body, headers)
+        decoded, problem = decode_content(body, headers)
     except InputError as exc:
         yield exc.located(name)
         return
     # a body the caller fetched is taken as HTML when its type says nothing (not sniffed)
     doctype = document_type(essence, decoded) or DocType.HTML
     yield Part(name, decoded, charset or declared, url, (), None, headers, doctype)
+    if problem:
+        kept = f": the {len(decoded)} bytes decoded were read" if decoded else ""
+        yield InputError(problem + kept, name)

@@ -16,12 +16,12 @@ cap, and its brotli decoder fails with brotli ≥ 1.2).
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
+from .coding import MAX_DECODED_BYTES, Body, decode_coding
 from .doctypes import DocType, document_type, may_be_document
 from .entries import Part, Skipped
 
@@ -29,13 +29,11 @@ __all__ = [
     "MAX_DECODED_BYTES",
     "Response",
     "decode_body",
+    "decode_content",
     "media_type",
     "parse_response",
     "response_part",
 ]
-
-# A decoded body larger than this is refused with an InputError ("decompression bomb").
-MAX_DECODED_BYTES = 256 * 2**20
 
 # "HTTP/1.1 200 OK", "HTTP/2 301", "HTTP/1.0 404" (the reason phrase is optional).
 # A literal prefix, then bounded digit runs: linear.
@@ -89,19 +87,23 @@ def _head_end(data: bytes) -> tuple[int, int]:
 
 
 def parse_headers(block: bytes) -> tuple[tuple[str, str], ...]:
-    """``name: value`` lines, folded continuation lines joined with a space; junk lines skipped."""
-    headers: list[list[str]] = []
+    """``name: value`` lines, folded continuation lines joined with a space; junk lines skipped.
+
+    The pieces of a folded value are joined once at the end: a ``+=`` per continuation line
+    took time quadratic in the number of folds.
+    """
+    headers: list[tuple[str, list[str]]] = []
     for raw in block.split(b"\n"):
         line = raw.rstrip(b"\r").decode("latin-1")
         if not line:
             continue
         if line[0] in " \t" and headers:
-            headers[-1][1] += " " + line.strip()
+            headers[-1][1].append(line.strip())
             continue
         name, colon, value = line.partition(":")
         if colon and name and name == name.strip():
-            headers.append([name, value.strip()])
-    return tuple((name, value) for name, value in headers)
+            headers.append((name, [value.strip()]))
+    return tuple((name, " ".join(pieces)) for name, pieces in headers)
 
 
 def parse_response(data: bytes) -> Response:
@@ -164,76 +166,10 @@ def dechunk(body: bytes) -> bytes | None:
     return b"".join(out)
 
 
-def inflate(data: bytes, wbits: int) -> tuple[bytes, bool]:
-    """zlib, raw deflate or gzip (every member) decoded, capped at :data:`MAX_DECODED_BYTES`;
-    and whether the stream ended (``False``: cut short, what arrived is returned)."""
-    out: list[bytes] = []
-    total = 0
-    complete = True
-    while data:
-        inflater = zlib.decompressobj(wbits)
-        chunk = inflater.decompress(data, MAX_DECODED_BYTES + 1 - total)
-        total += len(chunk)
-        out.append(chunk)
-        if total > MAX_DECODED_BYTES or inflater.unconsumed_tail:
-            raise InputError(f"decoded body larger than {MAX_DECODED_BYTES} bytes")
-        complete = inflater.eof
-        # gzip allows members back to back (RFC 1952 §2.2); zlib streams do not.
-        data = inflater.unused_data if wbits > zlib.MAX_WBITS and inflater.eof else b""
-    return b"".join(out), complete
-
-
-def _brotli(data: bytes) -> bytes:
-    import brotli  # an install requirement; imported here so plain HTML never pays for it
-
-    out = brotli.Decompressor().process(data, output_buffer_limit=MAX_DECODED_BYTES + 1)
-    if len(out) > MAX_DECODED_BYTES:
-        raise InputError(f"decoded body larger than {MAX_DECODED_BYTES} bytes")
-    return bytes(out)
-
-
-def _zstd(data: bytes) -> bytes:
-    try:
-        from compression import zstd  # type: ignore[import-not-found,unused-ignore]  # 3.14+
-    except ImportError:
-        try:
-            from backports import zstd  # type: ignore[import-not-found,no-redef,unused-ignore]
-        except ImportError:
-            raise InputError(
-                "Content-Encoding zstd needs Python 3.14 or the backports.zstd package"
-            ) from None
-    out = zstd.ZstdDecompressor().decompress(data, max_length=MAX_DECODED_BYTES + 1)
-    if len(out) > MAX_DECODED_BYTES:
-        raise InputError(f"decoded body larger than {MAX_DECODED_BYTES} bytes")
-    return bytes(out)
-
-
-def _decode_one(data: bytes, coding: str) -> bytes:
-    if coding in ("gzip", "x-gzip"):
-        return inflate(data, 16 + zlib.MAX_WBITS)[0]
-    if coding == "deflate":
-        try:  # RFC 9110 §8.4.1.2 says zlib format; many servers send raw deflate
-            return inflate(data, zlib.MAX_WBITS)[0]
-        except zlib.error:
-            return inflate(data, -zlib.MAX_WBITS)[0]
-    if coding == "br":
-        return _brotli(data)
-    if coding == "zstd":
-        return _zstd(data)
-    raise InputError(f"unknown Content-Encoding {coding!r}")
-
-
-_DECODE_ERRORS: tuple[type[BaseException], ...] = (zlib.error, EOFError)
-
-
-def decode_body(body: bytes, headers: Iterable[tuple[str, str]]) -> bytes:
-    """``body`` with its transfer coding and content codings removed.
-
-    Archives often keep a body already decoded under its original ``Content-Encoding`` header,
-    and crawlers hand over bodies their HTTP library has already decoded: when a coding does not
-    decode from its very first byte, the body is taken as it is. Output is capped at
-    :data:`MAX_DECODED_BYTES` (an :class:`InputError` beyond).
-    """
+def decode_content(body: bytes, headers: Iterable[tuple[str, str]]) -> Body:
+    """``body`` with its transfer coding and content codings removed (:mod:`.coding`), and
+    what could not be decoded ("" when everything was). Output is capped at
+    :data:`MAX_DECODED_BYTES` (an :class:`InputError` beyond)."""
     pairs = tuple(headers)
     transfer = (header(pairs, "transfer-encoding") or "").lower()
     if "chunked" in transfer:
@@ -241,26 +177,32 @@ def decode_body(body: bytes, headers: Iterable[tuple[str, str]]) -> bytes:
         if dechunked is not None:
             body = dechunked
     codings = [c.strip().lower() for c in (header(pairs, "content-encoding") or "").split(",")]
+    problem = ""
     for coding in reversed([c for c in codings if c and c != "identity"]):
-        try:
-            body = _decode_one(body, coding)
-        except InputError:
-            raise
-        except Exception as exc:  # brotli.error is not importable without brotli
-            if isinstance(exc, _DECODE_ERRORS) or type(exc).__name__ in ("error", "ZstdError"):
-                return body  # not encoded after all (see above)
-            raise
-    return body
+        # after damage, the outer codings decode what came: what they say after is no news
+        body, said = decode_coding(body, coding)
+        problem = problem or (f"Content-Encoding {coding}: {said}" if said else "")
+    return Body(body, problem)
+
+
+def decode_body(body: bytes, headers: Iterable[tuple[str, str]]) -> bytes:
+    """The bytes :func:`decode_content` decodes (what it could, after damage)."""
+    return decode_content(body, headers).data
 
 
 # Response headers that carry links (walk.header_links finds them).
 LINK_HEADERS = ("location", "link", "refresh")
 
 
+def _kept(decoded: bytes) -> str:
+    return f": the {len(decoded)} bytes decoded were read" if decoded else ""
+
+
 def response_part(
     response: Response, name: str, retrieval: str | None, charset: str | None = None
-) -> Part | Skipped:
-    """The document an HTTP response carries, or why it carries none.
+) -> tuple[Part | Skipped, InputError | None]:
+    """The document an HTTP response carries, or why it carries none; and the error when
+    its body did not decode whole (the part then holds what did).
 
     A response that is no document still yields a bodiless :class:`Part` when its headers carry
     links (a redirect's ``Location``, a ``Link`` header), so a crawler sees those edges.
@@ -270,13 +212,16 @@ def response_part(
     has_header_links = any(key.lower() in LINK_HEADERS for key, _ in response.headers)
     body: bytes | None = None
     doctype: DocType | None = None
+    error = None
     if may_be_document(essence):
-        decoded = decode_body(response.body, response.headers)
+        decoded, problem = decode_content(response.body, response.headers)
+        if problem:
+            error = InputError(problem + _kept(decoded), name)
         doctype = document_type(essence, decoded)
         body = decoded if doctype is not None else None
     if body is None and not has_header_links:
-        return Skipped(name, f"not HTML ({essence or 'no Content-Type'})")
-    return Part(
+        return Skipped(name, f"not HTML ({essence or 'no Content-Type'})"), error
+    part = Part(
         name,
         body,
         charset or declared,
@@ -286,3 +231,4 @@ def response_part(
         response.headers,
         doctype or DocType.HTML,
     )
+    return part, error

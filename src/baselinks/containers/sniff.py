@@ -7,6 +7,8 @@ HTTP/1.1 200 ...                   → HTTP       (a raw response: status line, 
 From ... / Header: ... with a Content-Type or MIME-Version header
                                    → MIME       (RFC 5322/2045 message, MHTML)
 <!DOCTYPE html, <html, <head, <p ... → HTML     (WHATWG MIME Sniffing §7.1, "text/html")
+junk, then a WARC record or a gzip member holding one
+                                   → WARC       (the start damaged: the reader reads on)
 89 50 4E 47 ..., %PDF-, ...        → BINARY     (images, fonts, media, archives: not documents)
 anything else                      → TEXT       (an HTML document only when named as one)
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+
+from .resync import archive_inside
 
 __all__ = ["Kind", "binary_label", "sniff"]
 
@@ -121,6 +125,8 @@ def sniff(head: bytes, name: str = "") -> Kind:
         return Kind.HTML
     if _is_mime(head):
         return Kind.MIME
+    if archive_inside(head) is not None:
+        return Kind.WARC  # its first record damaged: the reader reports it and reads on
     if binary_label(head) is not None:
         return Kind.BINARY
     lowered = name.lower()

@@ -16,6 +16,11 @@ What warcio leaves unsaid, this module says (warcio and FastWARC both stop silen
 - a record whose block is shorter than its ``Content-Length`` (a file cut short) is extracted as
   far as it goes, then reported with its offset;
 - a record not followed by the empty lines that end it (a wrong ``Content-Length``) is reported;
+- after damage warcio cannot read past (junk, a broken gzip member, a record split over
+  members), the next record is found (:mod:`.resync`), the span skipped reported, and warcio
+  started again there: one damaged record never costs the records after it;
+- a record whose gzip member ends inside it, its rest in the members after it, is read across
+  them; a .warc.gz cut inside its last member's trailer is reported;
 - a gzip file that is one member for all records (not per record) is read through a gzip
   stream instead of failing, when the input can seek back.
 
@@ -27,14 +32,17 @@ RFC 9110 §8.7) removed that, and browsers never applied it.
 from __future__ import annotations
 
 import gzip
+import logging
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, NamedTuple, cast
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.statusandheaders import StatusAndHeadersParserException
+from warcio.utils import BUFF_SIZE
 
 from ..errors import InputError
 from .doctypes import document_type, may_be_document
@@ -45,8 +53,15 @@ from .httpmsg import (
     parse_response,
     response_part,
 )
+from .resync import Damage, Window, archive_inside, report_and_find
+from .sniff import HEAD_BYTES
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
+
+# warcio logs a warning (a WARC-Target-URI with spaces) through the logging module: without a
+# handler of the application's, Python's last resort prints it, unescaped, on stderr. What
+# matters of it is said in our own errors.
+logging.getLogger("warcio").addHandler(logging.NullHandler())
 
 # A record block larger than this is not read into memory; the record is reported and skipped.
 MAX_RECORD_BYTES = MAX_DECODED_BYTES
@@ -61,10 +76,68 @@ _READ_ERRORS = (
 )
 
 
+class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has no type hints
+    """warcio's reader, except where it would read on silently after damage in a .warc.gz:
+
+    - gzip data that breaks off inside a member (warcio writes zlib's message to stderr and
+      reads on as if the member had ended);
+    - a member that does not decompress from its first byte (warcio then reads the rest of
+      the file as uncompressed, and may take binary garbage for an ARC header line).
+
+    Either is kept as the damage met, and the reader gives no more data.
+    """
+
+    damage = ""
+    gzipped = False  # the file is a .warc.gz: every member must decompress
+
+    def _decompress(self, data: bytes) -> bytes:
+        if self.damage:
+            return b""
+        if self.decompressor is not None and data and (self.num_block_read or self.gzipped):
+            try:
+                return cast(bytes, self.decompressor.decompress(data))
+            except zlib.error as exc:
+                self.damage = f"damaged gzip data ({exc})"
+                return b""
+        return cast(bytes, super()._decompress(data))
+
+
 class _Records(ArchiveIterator):  # type: ignore[misc]  # warcio has no type hints
     # warcio prints a warning to stderr when a record is not followed by its empty lines, and
     # counts it in `err_count`; the count is read below and the damage reported as an error.
     INC_RECORD = ""
+
+    def __init__(self, stream: Window, warc: bool, gzipped: bool) -> None:
+        super().__init__(stream, no_record_parse=True, arc2warc=True)
+        self.reader = _Reader(self.fh, block_size=BUFF_SIZE)  # nothing was read yet
+        self.reader.gzipped = gzipped
+        if warc:
+            # Only WARC records: a damaged line of five words is not taken for an ARC header.
+            self.known_format = "warc"
+        self.member_cut = False  # the file ended inside the last gzip member
+        self.damage = ""
+
+    def _next_record(self, next_line: bytes | None) -> Any:
+        if next_line is None:
+            # Empty lines before a record: the end of the record before it, split off into
+            # this gzip member (warcio's example-wrong-chunks.warc.gz). warcio would take the
+            # first for a status line, and fail.
+            next_line = self.reader.readline()
+            while next_line and not next_line.strip():
+                next_line = self.reader.readline()
+        return super()._next_record(next_line)
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.damage = self.reader.damage
+            decompressor = self.reader.decompressor
+            if decompressor is not None and self.reader.num_block_read:
+                self.member_cut = not decompressor.eof
+        super().close()
+
+    @property
+    def damage_met(self) -> str:
+        return self.reader.damage if self.reader is not None else self.damage
 
 
 def _target(record: Any) -> str:
@@ -115,7 +188,10 @@ def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
                 )
                 return
             try:
-                yield _page(record, rec_type, block, name, target)
+                for entry in _page(record, rec_type, block, name, target):
+                    if isinstance(entry, InputError) and entry.offset is None:
+                        entry = InputError(entry.message, name, offset)  # a body's damage
+                    yield entry
             except InputError as exc:
                 if declared is not None and size >= declared:
                     # what is left of a cut record need not parse: then the cut is the error
@@ -156,71 +232,36 @@ def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -
         if may_be_document(essence):
             return None
         # a bodiless Part when the headers carry links, else Skipped
-        return response_part(replace(response, body=b""), name, target or None)
+        return response_part(replace(response, body=b""), name, target or None)[0]
     kind, _ = media_type([("Content-Type", record.content_type or "")])
     if may_be_document(kind):
         return None
     return Skipped(name, f"not HTML ({kind})")
 
 
-def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> Entry:
-    """The document a response or resource record holds, or why it holds none."""
+def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> list[Entry]:
+    """The document a response or resource record holds, or why it holds none; and the
+    error when its body did not decode whole."""
     if rec_type == "response":
         if block.lstrip()[:5] == b"HTTP/":
-            return response_part(parse_response(block), name, target or None)
+            part, damage = response_part(parse_response(block), name, target or None)
+            return [part] if damage is None else [part, damage]
         if not target.lower().startswith(("http:", "https:")):
-            return Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")
+            return [Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")]
         raise InputError("response record without an HTTP status line")
     kind, charset = media_type([("Content-Type", record.content_type or "")])
     doctype = document_type(kind, block)
     if doctype is not None:
-        return Part(name, block, charset, target or None, doctype=doctype)
-    return Skipped(name, f"not HTML ({kind or 'no Content-Type'})")
+        return [Part(name, block, charset, target or None, doctype=doctype)]
+    return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
 
 
-class _Tail:
-    """A reader that counts the bytes passing through and keeps the last few.
-
-    When warcio stops, the count says whether the file went on past the last record it read:
-    a .warc.gz cut inside a gzip member ends warcio's iteration without a word.
-    """
-
-    KEEP = 4096
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self.stream = stream
-        try:
-            self.position = stream.tell()
-        except (OSError, AttributeError, ValueError):
-            self.position = 0
-        self.tail = b""
-
-    def tell(self) -> int:
-        return self.position
-
-    def read(self, size: int = -1) -> bytes:
-        data = self.stream.read(size)
-        self.position += len(data)
-        # a whole read when it is long enough: no copy of the tail per read of a big file
-        self.tail = (
-            data[-self.KEEP :] if len(data) >= self.KEEP else (self.tail + data)[-self.KEEP :]
-        )
-        return data
-
-    def unread_after(self, end: int) -> int:
-        """How many bytes after ``end`` are not blank lines (reads the stream to its end)."""
-        while self.read(65536):
-            pass
-        left = self.position - end
-        if 0 < left <= len(self.tail) and not self.tail[-left:].strip():
-            return 0  # the empty lines that end an uncompressed record
-        return max(left, 0)
-
-
-def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry]:
-    """The entries of the records after the first ``skip``, and the damage met."""
-    tail = _Tail(stream)
-    records = _Records(tail, no_record_parse=True, arc2warc=True)
+def _segment(
+    window: Window, file: str, form: _Form, skip: int
+) -> Generator[Entry, None, Damage | None]:
+    """The entries of the records from where ``window`` is, after the first ``skip``, up to
+    the end of the file (None) or to the first damage warcio cannot read past."""
+    records = _Records(window, form.warc, form.gzipped)
     count = 0
     errors_seen = 0
     previous: tuple[str, int] | None = None  # the last record's name and offset
@@ -236,33 +277,139 @@ def _iterate(stream: BinaryIO, file: str, skip: int = 0) -> Iterator[Entry]:
                 *previous,
             )
 
+    offset = window.tell()
+    damaged = False  # the last record's own entries reported damage
+    # A .warc.gz record cut short where its gzip member ends is held back until the next
+    # member says whether it starts a record (the cut stands) or not (the record goes on in
+    # it: warcio's example-wrong-chunks.warc.gz, read across its members below).
+    held: list[Entry] = []
     try:
         for record in records:
             yield from wrong_length()
+            yield from held
+            held = []
             offset = records.offset
             count += 1
-            if count > skip:
-                yield from _record_entries(record, file, offset)
-            previous = (_record_name(record, file, offset), offset)
-        yield from wrong_length()
-        end = 0
-        if records.member_info is not None:
-            end = records.get_record_offset() + records.get_record_length()
-        left = tail.unread_after(end)
-        if left:
-            yield InputError(
-                f"{left} bytes after the last complete record cannot be read as a record "
-                "(file truncated or damaged)",
-                file,
-                end,
-            )
+            entries = list(_record_entries(record, file, offset)) if count > skip else []
+            damaged = any(isinstance(entry, InputError) for entry in entries)
+            if form.gzipped and not records.damage_met and any(map(_is_cut, entries)):
+                held = entries
+            else:
+                yield from entries
+            name = _record_name(record, file, offset)
+            if records.damage_met:
+                return Damage(offset, offset + 1, records.damage_met, name)
+            previous = (name, offset)
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
             raise _NotPerRecordGzip(count) from None
-        yield InputError(" ".join(str(exc).split()), file, records.offset)
+        whole = _across_members(window, file, form, offset) if held else None
+        yield from held if whole is None else whole
+        if whole is not None:  # read on after it, from the next member that starts a record
+            return Damage(offset, offset + 1, "", file)
+        if records.damage_met:
+            return Damage(records.offset, records.offset + 1, records.damage_met, file)
+        reported = records.err_count > errors_seen
+        yield from wrong_length()
+        # A record read whole but not followed by its empty lines: warcio took the next
+        # record's first line for one of them. The next record may begin inside the block.
+        scan_from = records.offset + 1
+        if reported and previous is not None:
+            scan_from = previous[1] + 1
+            if records.member_info is not None:
+                scan_from = sum(records.member_info)  # the end of its block
+        return Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
     except _READ_ERRORS as exc:
+        yield from held
         message = " ".join(str(exc).split()) or type(exc).__name__
-        yield InputError(f"cannot read the record: {message}", file, records.offset)
+        return Damage(
+            records.offset, records.offset + 1, f"cannot read the record: {message}", file
+        )
+    yield from held
+    yield from wrong_length()
+    return (yield from _at_the_end(records, window, file, offset, damaged))
+
+
+def _at_the_end(
+    records: _Records, window: Window, file: str, offset: int, damaged: bool
+) -> Generator[Entry, None, Damage | None]:
+    """When warcio found no more records: damage it met, a cut last member, bytes left."""
+    if records.damage_met:
+        return Damage(records.offset, records.offset + 1, records.damage_met, file)
+    end = offset
+    if records.member_info is not None:
+        end = records.get_record_offset() + records.get_record_length()
+    if records.member_cut and not damaged:
+        yield InputError(
+            "the last gzip member is cut short (file truncated?): the records in it were read",
+            file,
+            offset,
+        )
+    while window.read(65536):
+        pass
+    left = window.position - end
+    if 0 < left <= len(window.tail(left)) and not window.tail(left).strip():
+        return None  # the empty lines that end an uncompressed record
+    if left > 0:
+        return Damage(end, end, "bytes after the last complete record are no record", file)
+    return None
+
+
+def _is_cut(entry: Entry) -> bool:
+    return isinstance(entry, InputError) and entry.message.startswith("record cut short")
+
+
+def _across_members(window: Window, file: str, form: _Form, offset: int) -> list[Entry] | None:
+    """The record at ``offset`` read through the gzip members that follow it as one stream,
+    with an error saying so; None when it is not whole that way either."""
+    if not window.rewind(offset):
+        return None
+    stream = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
+    try:
+        record = next(iter(_Records(Window(stream), form.warc, gzipped=False)))
+        entries = list(_record_entries(record, file, offset))
+    except (*_READ_ERRORS, StopIteration):
+        return None
+    if any(map(_is_cut, entries)):
+        return None
+    name = _record_name(record, file, offset)
+    split = InputError(
+        "record split over gzip members (one per record expected): read across them", name, offset
+    )
+    return [*entries, split]
+
+
+class _Form(NamedTuple):
+    warc: bool  # WARC records (else ARC, or not known)
+    gzipped: bool  # one gzip member per record
+
+
+def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[Entry]:
+    """The entries of the records after the first ``skip``, and the damage met: after damage,
+    the next record is found (:mod:`.resync`) and read on from."""
+    while True:
+        begun = window.tell()
+        damage = yield from _segment(window, file, form, skip)
+        if damage is None:
+            return
+        # warcio's offsets can fall before the place it was started at on garbage
+        damage = damage._replace(
+            offset=max(damage.offset, begun), scan_from=max(damage.scan_from, begun)
+        )
+        error, found = report_and_find(window, damage, form.gzipped)
+        if found is not None and found <= begun:
+            # no progress: the record found is the one that failed (fuzzed: a one-member gzip
+            # whose offsets warcio counts wrong). Reported, and the reading ends.
+            what = damage.what or "damaged record"
+            yield InputError(f"{what}: the rest is not read", damage.name, begun)
+            return
+        wrong_length_only = found is not None and found <= damage.offset
+        if damage.what and not (wrong_length_only and damage.what.startswith("no WARC")):
+            yield error  # (else: reported already, the record after it is read)
+        if found is None:
+            return
+        window.rewind(found)
+        skip = 0
 
 
 class _NotPerRecordGzip(Exception):
@@ -273,15 +420,32 @@ class _NotPerRecordGzip(Exception):
 
 def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
     """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged)."""
+    window = Window(stream)
+    start = window.tell()
+    head = window.read(HEAD_BYTES)
+    window.rewind(start)
+    gzipped = head.startswith(b"\x1f\x8b") or archive_inside(head) == "gzip"
+    if gzipped:
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
+        except zlib.error:
+            head = b""
+    # WARC records only (an ARC file starts with its filedesc:// record)
+    warc = head.lstrip().startswith(b"WARC/") or (
+        b"WARC/" in head and not head.lstrip().startswith(b"filedesc://")
+    )
     try:
-        yield from _iterate(stream, file)
+        yield from _iterate(window, file, _Form(warc, gzipped))
     except _NotPerRecordGzip as exc:
-        if not stream.seekable():
+        if not window.rewind(start):
             yield InputError(
                 "gzip file is one member for many records: save it to a file to read it", file
             )
             return
-        stream.seek(0)
         # Offsets from here on count uncompressed bytes.
-        gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=stream))
-        yield from _iterate(gunzipped, file, skip=exc.records_read)
+        gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
+        try:
+            yield from _iterate(Window(gunzipped), file, _Form(warc, False), exc.records_read)
+        except (EOFError, OSError, zlib.error) as damage:  # the gzip stream breaks off
+            message = " ".join(str(damage).split()) or type(damage).__name__
+            yield InputError(f"damaged or cut gzip data: {message}", file)
