@@ -34,6 +34,7 @@ from .errors import InputError, SelectError, URLError, describe
 from .output import OutputError, open_output, standard_error
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .url import URLParts, parse
+from .workers import STOPPING, signals_held
 from .write import FORMATS
 
 
@@ -361,7 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     output = None
     try:
-        with _signals_held():  # a temporary file, once made, is known, to be removed
+        with signals_held():  # a temporary file, once made, is known, to be removed
             output = open_output(getattr(args, "output", None))
         status = _COMMANDS[args.command](args, output.stream)
         if status != 2:  # a usage error leaves no output file
@@ -399,29 +400,20 @@ class _Stopped(BaseException):
         self.signum = signum
 
 
-_STOPPING = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-
-
 @contextlib.contextmanager
 def _stoppable() -> Iterator[None]:
     """SIGINT raises KeyboardInterrupt, SIGTERM and SIGHUP :class:`_Stopped`, once: a second
     signal does not cut the cleanup short. The handlers before are put back at the end."""
-    owner = os.getpid()
+    # Workers are forked with these signals held, and set their own before they take them.
 
     def stop(signum: int, frame: object) -> None:
-        if os.getpid() != owner:  # a worker, forked before it set its own handlers
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        for each in _STOPPING:
+        for each in STOPPING:
             signal.signal(each, signal.SIG_IGN)
         raise KeyboardInterrupt if signum == signal.SIGINT else _Stopped(signum)
 
     previous: dict[int, Any] = {}
     try:
-        for signum in _STOPPING:
+        for signum in STOPPING:
             previous[signum] = signal.signal(signum, stop)
     except ValueError:  # main() called in another thread than the main one: no handlers
         pass
@@ -430,16 +422,3 @@ def _stoppable() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """The stopping signals wait (blocked) until the block ends."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows
-        yield
-        return
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

@@ -25,7 +25,7 @@ from itertools import chain, islice
 from multiprocessing.process import BaseProcess
 from typing import Generic, TypeVar
 
-__all__ = ["Recovery", "ordered_map", "resolve_workers"]
+__all__ = ["STOPPING", "Recovery", "ordered_map", "resolve_workers", "signals_held"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -61,17 +61,18 @@ def resolve_workers(workers: int) -> int:
 
 
 # The signals that stop a run: the command line handles them in the main process.
-_STOPPING = tuple(
+STOPPING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
 
 
 @contextmanager
-def _signals_blocked() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
+    """The :data:`STOPPING` signals wait (blocked) until the block ends."""
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no fork either
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
     try:
         yield
     finally:
@@ -84,11 +85,11 @@ def _worker_signals() -> None:
     # and SIGHUP end a worker at once: handlers the main process set, inherited through
     # fork, are not for workers. Forked with these signals blocked, it then takes them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for signum in _STOPPING:
+    for signum in STOPPING:
         if signum != signal.SIGINT:
             signal.signal(signum, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
 
 
 def ordered_map(
@@ -148,7 +149,7 @@ class _Pool(Generic[T, R]):
                 return self.executor.submit(self.function, item)
             # The first task forks the workers. A signal handled while the parent runs its
             # fork handlers (logging's lock) is lost, and leaves that lock held: signals wait.
-            with _signals_blocked():
+            with signals_held():
                 future = self.executor.submit(self.function, item)
             self.forked = True
             return future
