@@ -484,6 +484,15 @@ def test_a_closed_stderr_loses_the_messages_not_the_run(tmp_path: Path) -> None:
     assert (proc.returncode, proc.stdout) == (1, f"{URL}p\n".encode())
 
 
+def test_a_closed_stdout_is_one_error(tmp_path: Path) -> None:
+    page = _page(tmp_path / "p.html", "p")
+    proc = subprocess.run(
+        f"{sys.executable} -m baselinks extract {page} >&-",
+        shell=True, capture_output=True, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stderr) == (1, b"baselinks: standard output: closed\n")
+
+
 def test_a_failure_told_before_the_pipe_closed_still_exits_1(tmp_path: Path) -> None:
     """``| head -1``: the reader takes a line and goes. The run then waits on stdin, so the
     pipe is surely closed when it writes again."""

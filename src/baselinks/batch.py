@@ -6,7 +6,8 @@
            ──results► in order; files, documents, links, skips and failures counted
 
 With one worker everything runs here, one entry at a time (output streams). With more, units
-go to processes (:mod:`baselinks.workers`) and come back in order. The per-document pipeline
+go to processes (:mod:`baselinks.workers`) and come back in order; a worker that dies costs
+at most the one input or document that kills it, named (``_RECOVERY``). The per-document pipeline
 (load → base → walk → resolve) is handed in as ``Task.extract``; nothing here knows HTML.
 """
 
@@ -68,7 +69,7 @@ class Summary:
 
 def printable(name: str) -> str:
     """A file name as text that can always be written: the bytes of a name that is not UTF-8
-    (which Python holds as lone surrogates, ``caf\udce9``) are shown as ``caf\xe9``."""
+    (which Python holds as lone surrogates, ``caf\\udce9``) are shown as ``caf\\xe9``."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:

@@ -104,6 +104,8 @@ class Output:
 def open_output(path: str | None) -> Output:
     """Standard output (``path`` None), or ``-o path`` as the module docstring says."""
     if path is None:
+        if sys.stdout is None:  # `>&-`: Python sets it to None
+            raise OutputError(STDOUT, "closed")
         return Output(STDOUT, sys.stdout)
     try:
         if _direct(path):
