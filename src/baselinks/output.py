@@ -4,8 +4,8 @@
                                           at the end: a reader never sees half a file. An existing
                                           file keeps its mode, a new one gets the umask's; through
                                           a symlink, the target is replaced (the link stays).
-    -o FILE under /dev or /proc, a        written to directly, appended as ``>>`` would
-    character device or a FIFO            (``/dev/null``, ``/dev/stdout`` in a pipeline, a tty)
+    -o /dev/stdout (/dev/fd/N...), a      written to directly, appended as ``>>`` would
+    character device or a FIFO            (/dev/null, a tty, a named pipe)
     -o a directory, socket, block device  refused before anything is read
     standard output                       written as it is
 
@@ -16,11 +16,14 @@ file is then removed. A closed standard error (``2>&-``) loses the messages, nev
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
+import re
 import secrets
 import stat
 import sys
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 __all__ = ["Output", "OutputError", "open_output", "standard_error"]
 
@@ -66,12 +69,75 @@ class _Guarded:
         return self.stream.isatty()
 
 
+class _Whole(io.BufferedWriter):
+    """A BufferedWriter that writes all it is given, or raises.
+
+    A raw file's write may write less than it was given when the disk fills (the next one
+    raises), and TextIOWrapper ignores the count. Python's stdout under PYTHONUNBUFFERED=1
+    (set in many container images) is such a wrapper on the raw file: when the last write of
+    a run met a full disk, the end of the output was lost with exit status 0 (found on a
+    64 KiB tmpfs: a 100 KB document written, 65,536 bytes on disk, no error)."""
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            written = super().write(view[done:])
+            if not written:
+                self.flush()  # raises what stopped the write
+                raise OSError(errno.EIO, "the write made no progress")
+            done += written
+        return done
+
+
+def _raw(fd: int, closefd: bool) -> io.RawIOBase:
+    return io.FileIO(fd, "w", closefd=closefd)
+
+
+def _text(fd: int, *, closefd: bool = True, like: TextIO | None = None) -> TextIO:
+    """A text stream on ``fd`` that writes everything or raises; ``like``: the stream whose
+    encoding, errors, newlines and line buffering it keeps (standard output)."""
+    if like is None:
+        return io.TextIOWrapper(_Whole(_raw(fd, closefd)), encoding="utf-8", newline="")
+    return io.TextIOWrapper(
+        _Whole(_raw(fd, closefd)),
+        encoding=like.encoding,
+        errors=like.errors,
+        line_buffering=bool(like.line_buffering),
+        write_through=bool(getattr(like, "write_through", False)),  # PYTHONUNBUFFERED
+    )
+
+
+def _stdout() -> tuple[TextIO, bool]:
+    """Standard output, and whether it is a stream of our own on descriptor 1 (then it is
+    closed after use, descriptor 1 left open); a stand-in (a test's) is used as it is."""
+    stdout = sys.stdout
+    if stdout is None:  # `>&-`: Python sets it to None
+        raise OutputError(STDOUT, "closed")
+    own = stdout is sys.__stdout__  # not a test's stand-in
+    fd = _descriptor(stdout) if own else -1
+    if fd < 0:
+        return stdout, False
+    stdout.flush()
+    return _text(fd, closefd=False, like=stdout), True
+
+
+def _descriptor(stream: TextIO) -> int:
+    try:
+        return stream.fileno()
+    except (OSError, ValueError):  # no descriptor (an embedding's stream)
+        return -1
+
+
 class Output:
     """An open output: ``stream`` to write to, then :meth:`commit` or :meth:`discard`."""
 
-    def __init__(self, name: str, raw: TextIO, temp: str | None = None, target: str = "") -> None:
+    def __init__(
+        self, name: str, raw: TextIO, owned: bool = True, temp: str | None = None, target: str = ""
+    ) -> None:
         self.name = name
         self.raw = raw
+        self.owned = owned  # closed at the end (not a stand-in for standard output)
         self.stream = cast(TextIO, _Guarded(raw, name))
         self.temp = temp  # the temporary file, renamed to ``target`` by commit()
         self.target = target
@@ -79,7 +145,7 @@ class Output:
     def commit(self) -> None:
         """Everything written: flushed, and the temporary file put in place."""
         self.stream.flush()
-        if self.raw is sys.stdout or self.raw is sys.__stdout__:
+        if not self.owned:
             return
         try:
             self.raw.close()
@@ -91,7 +157,7 @@ class Output:
 
     def discard(self) -> None:
         """What was not committed is removed (nothing when all was); never raises."""
-        if self.raw is sys.stdout or self.raw is sys.__stdout__:
+        if not self.owned:
             return
         with contextlib.suppress(OSError):  # a full disk again, as the buffer is flushed
             self.raw.close()
@@ -104,12 +170,10 @@ class Output:
 def open_output(path: str | None) -> Output:
     """Standard output (``path`` None), or ``-o path`` as the module docstring says."""
     if path is None:
-        if sys.stdout is None:  # `>&-`: Python sets it to None
-            raise OutputError(STDOUT, "closed")
-        return Output(STDOUT, sys.stdout)
+        return Output(STDOUT, *_stdout())
     try:
         if _direct(path):
-            return Output(path, open(path, "a", encoding="utf-8", newline=""))
+            return Output(path, _text(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)))
         target = os.path.realpath(path)  # through a symlink: its target is replaced
         try:
             status: os.stat_result | None = os.stat(target)
@@ -122,20 +186,25 @@ def open_output(path: str | None) -> Output:
         try:
             if status is not None:
                 os.fchmod(fd, stat.S_IMODE(status.st_mode))
-            raw = open(fd, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            raw = _text(fd)
         except BaseException:
             os.close(fd)
             os.unlink(temp)
             raise
     except OSError as exc:
         raise OutputError(path, _words(exc)) from None
-    return Output(path, raw, temp, target)
+    return Output(path, raw, True, temp, target)
+
+
+# /dev/stdout, /dev/fd/1, /proc/self/fd/1: a descriptor the caller opened, maybe on a file
+# (``>> log``), never replaced. Anchored, no nested repetition: no backtracking.
+_STREAM = re.compile(r"/dev/(?:stdout|stderr|fd/\d+)|/proc/(?:self|\d+)/fd/\d+")
 
 
 def _direct(path: str) -> bool:
     """Whether ``path`` is written to as it is: a device, a FIFO, ``/dev/stdout``..."""
-    if os.path.abspath(path).startswith(("/dev/", "/proc/")):
-        return True  # never a temporary file and a rename there; /dev/stdout may be a file
+    if _STREAM.fullmatch(os.path.abspath(path)):
+        return True
     try:
         mode = os.stat(path).st_mode
     except OSError:
