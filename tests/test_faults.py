@@ -203,6 +203,20 @@ def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path: Path, signum: 
     _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pool), "no worker left")
 
 
+@needs_proc
+def test_workers_do_not_outlive_a_main_process_killed_by_sigkill(tmp_path: Path) -> None:
+    """No handler sees SIGKILL: the workers, blocked on their task queue, would wait for
+    ever and hold stdout open. They are killed with their parent (Linux)."""
+    _page(tmp_path / "a.html", "a", BIG)
+    _page(tmp_path / "b.html", "b", BIG)
+    proc = _start(["-j", "2", "a.html", "b.html", "-"], tmp_path)
+    pool = _wait_for(lambda: len(_children(proc.pid)) == 2 and _children(proc.pid), "workers")
+    proc.kill()
+    proc.communicate(timeout=60)  # returns once no process holds stdout open
+    assert proc.returncode == -signal.SIGKILL
+    _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in pool), "no worker left")
+
+
 def test_sigterm_without_workers(tmp_path: Path) -> None:
     page = _page(tmp_path / "p.html", "p")
     proc = _start(["-o", "out.txt", str(page), "-"], tmp_path)

@@ -13,8 +13,10 @@ worker once more is given up (:class:`Recovery`); the run goes on.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -79,6 +81,28 @@ def signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
+def _worker_start(parent: int) -> None:
+    _worker_signals()
+    _die_with(parent)
+
+
+# prctl(2): "PR_SET_PDEATHSIG: set the parent-death signal of the calling process"
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """On Linux a worker is killed when the main process dies, even by SIGKILL (which no
+    handler sees): an orphan would wait on its task queue forever, holding stdout open."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # no prctl in this libc: an orphan is possible
+        return
+    if os.getppid() != parent:  # the main process died before the request was made
+        os._exit(1)
+
+
 def _worker_signals() -> None:
     # Ctrl-C reaches the whole process group: the main process handles it (and stops the
     # pool); a worker that raised KeyboardInterrupt too would only add tracebacks. SIGTERM
@@ -141,7 +165,7 @@ class _Pool(Generic[T, R]):
 
     def _start(self) -> ProcessPoolExecutor:
         self.forked = False
-        return ProcessPoolExecutor(self.size, initializer=_worker_signals)
+        return ProcessPoolExecutor(self.size, initializer=_worker_start, initargs=(os.getpid(),))
 
     def submit(self, item: T) -> Future[R]:
         try:
