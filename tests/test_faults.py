@@ -438,13 +438,26 @@ def test_output_through_a_symlink_replaces_its_target(
 def test_output_to_a_device_or_a_pipe_is_written_through(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``-o /dev/null``, ``-o /dev/stdout``: here through symlinks to them, which the code
-    before replaced by regular files (as it would have replaced /dev/null itself)."""
+    """``-o /dev/tty``, ``-o /dev/stdout``: here through symlinks to a pseudo-terminal and to
+    /dev/stdout, which the code before replaced by regular files (as it would have replaced
+    the device itself, given its path: it did so to /dev/null, run as root)."""
     page = _page(tmp_path / "p.html", "p")
-    null = tmp_path / "null"
-    null.symlink_to(os.devnull)
-    assert _cli([str(page), "-o", str(null)], capsys)[0] == 0
-    assert null.is_symlink() and stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    master, slave = os.openpty()
+    tty = tmp_path / "tty"
+    tty.symlink_to(os.ttyname(slave))
+    try:
+        assert _cli([str(page), "-q", "-o", str(tty)], capsys)[0] == 0
+        os.set_blocking(master, False)  # what was written is there already, or nothing
+        try:
+            written = os.read(master, 1000)
+        except BlockingIOError:
+            written = b""
+        assert written.replace(b"\r\n", b"\n") == f"{URL}p\n".encode()
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert tty.is_symlink()
+
     stdout = tmp_path / "stdout"
     stdout.symlink_to("/dev/stdout")
     proc = subprocess.run(
