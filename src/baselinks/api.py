@@ -232,7 +232,9 @@ def iter_links(
     ``summary`` counts files, documents, links, skipped records and failures.
 
     ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over
-    this many processes (0: one per CPU); the links come in the same order as with 1.
+    this many processes (0: one per CPU); the links come in the same order as with 1. A worker
+    that dies (the OOM killer) is an ``InputError`` with no name, its work done again; a
+    document that kills its worker each time is an ``InputError`` naming it.
     """
     task = _task(mode, select, kinds, unique, options=Options(url, as_pairs(headers), charset))
     tally = summary if summary is not None else Summary()
