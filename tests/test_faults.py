@@ -421,6 +421,21 @@ def test_output_keeps_a_files_mode_and_a_new_one_gets_the_umask(
     assert existing.read_text() == new.read_text() == f"{URL}p\n"
 
 
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root gives files away"
+)
+def test_output_keeps_a_files_owner_where_it_may(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = _page(tmp_path / "p.html", "p")
+    theirs = tmp_path / "theirs.txt"
+    theirs.write_text("old\n")
+    os.chown(theirs, 4321, 4321)
+    assert _cli([str(page), "-o", str(theirs)], capsys)[0] == 0
+    assert (theirs.stat().st_uid, theirs.stat().st_gid) == (4321, 4321)
+    assert theirs.read_text() == f"{URL}p\n"
+
+
 def test_output_through_a_symlink_replaces_its_target(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,8 +2,9 @@
 
     -o FILE, a regular file or none yet   written to a temporary file beside it, renamed over it
                                           at the end: a reader never sees half a file. An existing
-                                          file keeps its mode, a new one gets the umask's; through
-                                          a symlink, the target is replaced (the link stays).
+                                          file keeps its mode (and owner, where allowed), a new
+                                          one gets the umask's; through a symlink, the target is
+                                          replaced (the link stays).
     -o /dev/stdout (/dev/fd/N...), a      written to directly, appended as ``>>`` would
     character device or a FIFO            (/dev/null, a tty, a named pipe)
     -o a directory, socket, block device  refused before anything is read
@@ -186,6 +187,10 @@ def open_output(path: str | None) -> Output:
         try:
             if status is not None:
                 os.fchmod(fd, stat.S_IMODE(status.st_mode))
+                if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                    # root writing a user's file leaves it theirs (others may not chown)
+                    with contextlib.suppress(PermissionError):
+                        os.fchown(fd, status.st_uid, status.st_gid)
             raw = _text(fd)
         except BaseException:
             os.close(fd)
