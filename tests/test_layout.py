@@ -43,6 +43,7 @@ ALLOWED_THIRD_PARTY = {
     "batch": set(),
     "workers": set(),
     "write": set(),
+    "output": set(),
     "cli": {"tqdm"},  # the progress bar, imported only for a terminal
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks

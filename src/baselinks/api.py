@@ -33,7 +33,7 @@ from .containers import Part
 from .containers.httpmsg import as_pairs
 from .diagnose import diagnose, saved_copy
 from .encoding import browser_encoding, query_codec
-from .errors import BaselinksError, InputError, SelectError, raise_first
+from .errors import BaselinksError, InputError, SelectError, describe, raise_first
 from .load import Document, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode, encoding_parse
@@ -313,13 +313,16 @@ def iter_links(
     field says (default: the path, or ``-`` for bytes).
 
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable
-    document is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``; without
+    document is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``, a path
+    that cannot be read too (``No such file or directory``, ``Is a directory``); without
     one, the first error is raised after the last link (the others attached as notes).
     ``strict=False`` skips an input that is no document (an image) instead of failing on it.
     ``summary`` counts files, documents, links, skipped records and failures.
 
     ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over
-    this many processes (0: one per CPU); the links come in the same order as with 1.
+    this many processes (0: one per CPU); the links come in the same order as with 1. A worker
+    that dies (the OOM killer) is an ``InputError`` with no name, its work done again; a
+    document that kills its worker each time is an ``InputError`` naming it.
 
     ``attributes``: more places to find URLs, as ``(tag, attribute)`` pairs (tag ``"*"``: any
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem
@@ -331,7 +334,11 @@ def iter_links(
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
     inputs = [Input(source, name, strict)]
-    for done in results(inputs, task, resolve_workers(workers), tally, report):
+
+    def unreadable(name: str, exc: Exception) -> None:
+        report(InputError(describe(exc), name))  # a path not found, a directory...: by name
+
+    for done in results(inputs, task, resolve_workers(workers), tally, report, unreadable):
         yield from done.links  # type: ignore[misc]
     raise_first(errors)
 

@@ -6,7 +6,8 @@
            ──results► in order; files, documents, links, skips and failures counted
 
 With one worker everything runs here, one entry at a time (output streams). With more, units
-go to processes (:mod:`baselinks.workers`) and come back in order. The per-document pipeline
+go to processes (:mod:`baselinks.workers`) and come back in order; a worker that dies costs
+at most the one input or document that kills it, named (``_RECOVERY``). The per-document pipeline
 (load → base → walk → resolve) is handed in as ``Task.extract``; nothing here knows HTML.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from .containers import Part, Skipped, iter_entries
 from .errors import InputError, SelectError, internal
-from .workers import ordered_map
+from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
     from .api import Link
@@ -65,12 +67,61 @@ class Summary:
         return text + f"; {self.failed:,} failed"
 
 
-def _open(source: Source, name: str | None) -> tuple[BinaryIO, str]:
+def display_name(name: str) -> str:
+    """A file name as text that can always be written: the bytes of a name that is not UTF-8
+    (which Python holds as lone surrogates, ``caf\\udce9``) are shown as ``caf\\xe9``."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return os.fsencode(name).decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:  # a surrogate that no file name's byte gives
+            return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return name
+
+
+def _special(path: str | os.PathLike[str]) -> str | None:
+    """What a path found in a directory walk is when it is no regular file (never opened: a
+    FIFO would wait for a writer forever, a device may do anything when opened), else None."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in _SPECIAL:
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+_SPECIAL: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISFIFO, "FIFO"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISDIR, "directory"),
+)
+
+
+def _label(source: Source, name: str | None) -> str:
+    """What the ``document`` field and the error lines call an input."""
+    if name:
+        return name
     if isinstance(source, bytes | bytearray | memoryview):
-        return io.BytesIO(bytes(source)), name or "-"
+        return "-"
     if isinstance(source, str | os.PathLike):
-        return open(source, "rb"), name or os.fspath(source)
-    return source, name or str(getattr(source, "name", "-"))
+        return display_name(os.fspath(source))
+    return display_name(str(getattr(source, "name", "-")))
+
+
+def _open(source: Source, label: str, named: bool) -> tuple[BinaryIO, str] | Skipped:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return io.BytesIO(bytes(source)), label
+    if isinstance(source, str | os.PathLike):
+        # Named, any file is read as a stream: a FIFO, `<(zcat x.warc.gz)`, /dev/stdin.
+        kind = None if named else _special(source)
+        if kind is not None:
+            return Skipped(label, f"not a regular file ({kind})")
+        return open(source, "rb"), label
+    return source, label
 
 
 @dataclass(frozen=True)
@@ -112,7 +163,11 @@ Event = Part | Skipped | InputError | Unreadable | Done | str
 
 def entries(given: Input, options: Options) -> Iterator[Event]:
     """What one input holds, in order: the opened mark, then its documents, skips and damage."""
-    stream, label = _open(given.source, given.name)
+    opened = _open(given.source, _label(given.source, given.name), given.strict)
+    if isinstance(opened, Skipped):
+        yield opened
+        return
+    stream, label = opened
     try:
         yield OPENED
         yield from iter_entries(
@@ -135,7 +190,7 @@ def guarded(given: Input, options: Options) -> Iterator[Event]:
     except SelectError:
         raise
     except Exception as exc:
-        yield Unreadable(str(given.name or given.source), exc)
+        yield Unreadable(_label(given.source, given.name), exc)
 
 
 @dataclass(frozen=True)
@@ -196,10 +251,12 @@ def _worker_reads(given: Input) -> int | None:
     if not isinstance(given.source, str | os.PathLike):
         return None
     try:
-        size = os.stat(given.source).st_size
+        status = os.stat(given.source)
     except OSError:
         return 0  # the worker meets the error and reports it in its place
-    return size if size <= _WORKER_READS else None
+    if not stat.S_ISREG(status.st_mode):
+        return None  # a stream (a FIFO, `<(zcat ...)`) is read here; one in a walk skipped here
+    return status.st_size if status.st_size <= _WORKER_READS else None
 
 
 def units(
@@ -234,6 +291,39 @@ def units(
         yield unit
 
 
+def _died(how: str) -> list[Event]:
+    # No input to name: the fault is the run's; the work is not lost.
+    return [InputError(f"a worker process {how}; the work it held was run again in a new one")]
+
+
+def _lost(unit: list[Event | Input], how: str) -> list[Event]:
+    """In place of a unit of work that kills its worker process each time: each input and
+    document it held, failed; what the main process had read, passed on."""
+    hint = " (out of memory?)" if "SIGKILL" in how else ""
+    message = f"not read: the worker process reading it {how}, twice{hint}"
+    events: list[Event] = []
+    for item in unit:
+        if isinstance(item, Input):
+            events.append(InputError(message, _label(item.source, item.name)))
+        elif isinstance(item, Part):
+            events.append(Done(item.name, [], 0, message))
+        else:
+            events.append(item)
+    return events
+
+
+def _pieces(unit: list[Event | Input]) -> list[list[Event | Input]]:
+    return [[item] for item in unit]
+
+
+def _joined(results: list[list[Event]]) -> list[Event]:
+    return [event for events in results for event in events]
+
+
+# A worker that dies takes one input or document with it, at most: the one that killed it.
+_RECOVERY = Recovery(_died, _lost, _pieces, _joined)
+
+
 def results(
     inputs: Iterable[Input],
     task: Task,
@@ -248,7 +338,7 @@ def results(
     on; without it, that error is raised.
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
-    for events in ordered_map(task, work, workers):
+    for events in ordered_map(task, work, workers, recovery=_RECOVERY):
         for event in events:
             if isinstance(event, Done):
                 # A document read in part gives its links and its error; one that could not

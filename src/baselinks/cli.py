@@ -7,30 +7,36 @@
     baselinks check URL [URL ...] [--json]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
-the rest still processed), 2 for a usage error, 130 on Ctrl-C. ``extract`` ends with a summary
+the rest still processed), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
+SIGHUP 129). ``extract`` ends with a summary
 line on stderr (files, documents, links, skipped, failed) unless ``--quiet``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
+import signal
+import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO, cast
+from typing import Any, TextIO
 
 from . import __version__
 from .api import KINDS, Summary, iter_rendered
+from .batch import display_name
 from .diagnose import diagnose
 from .errors import InputError, SelectError, URLError, describe, printable
+from .output import OutputError, open_output, standard_error
 from .resolve import MODES, Explanation, Resolver, Step, check_mode
 from .rfc1738 import analyse
 from .url import URLParts, parse
+from .workers import STOPPING, signals_held
 from .write import FORMATS
 
 
@@ -165,7 +171,8 @@ def _attr_pair(value: str) -> tuple[str, str]:
 
 
 def _error(message: str) -> None:
-    print(f"baselinks: {printable(message)}", file=sys.stderr)
+    with contextlib.suppress(OSError):  # stderr gone (a hung-up terminal): the message only
+        print(f"baselinks: {printable(message)}", file=sys.stderr)
 
 
 def _components(parts: URLParts) -> str:
@@ -289,14 +296,18 @@ def _inputs(
             yield "-", None, True
             continue
         path = Path(given)
-        if path.is_dir():
+        try:
+            walked = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError:
+            walked = False  # reading it reports the error (too long a name...), by its name
+        if walked:
             # Symlinked directories are not followed (no loops); files are read in name order.
             for root, dirs, files in os.walk(path, onerror=unlisted):
                 dirs.sort()
                 for file in sorted(files):
-                    yield os.path.join(root, file), Path(root, file), False
+                    yield display_name(os.path.join(root, file)), Path(root, file), False
         else:
-            yield given, path, True
+            yield display_name(given), path, True
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
@@ -307,10 +318,10 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     say = _error if progress is None else progress.say
 
     def failed(error: InputError) -> None:
-        say(str(error))
+        say(str(error) if error.name else error.message)  # nameless: the run's (a worker died)
 
     def unlisted(exc: OSError) -> None:
-        say(f"{exc.filename}: {exc.strerror or exc}")
+        say(f"{display_name(str(exc.filename))}: {exc.strerror or exc}")
         summary.failed += 1
 
     def unreadable(name: str, exc: Exception) -> None:
@@ -346,6 +357,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     except SelectError as exc:
         _error(str(exc))
         return 2
+    except BrokenPipeError:
+        _reader_gone()
+        return 1 if summary.failed else 0  # a failure already told is not taken back
     finally:
         if progress is not None:
             progress.close()
@@ -388,25 +402,12 @@ class _Progress:
         self.bar.close()
 
 
-def _atomic_output(path: str) -> tuple[TextIO, str]:
-    directory = os.path.dirname(os.path.abspath(path))
-    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed and renamed by main()
-        "w",
-        encoding="utf-8",
-        newline="",
-        dir=directory,
-        prefix=".baselinks-",
-        suffix=".tmp",
-        delete=False,
-    )
-    return cast(TextIO, handle), handle.name
-
-
 _COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse, "check": _check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status instead of exiting."""
+    standard_error()
     parser = _build_parser()
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
@@ -414,31 +415,70 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
-    out: TextIO = sys.stdout
-    temp = None
-    if getattr(args, "output", None):
-        try:
-            out, temp = _atomic_output(args.output)
-        except OSError as exc:
-            _error(f"{args.output}: {exc.strerror or exc}")
-            return 1
+    with _stoppable():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    output = None
     try:
-        status = _COMMANDS[args.command](args, out)
-        if temp is not None and status != 2:  # a usage error leaves no output file
-            out.close()
-            os.replace(temp, args.output)  # a reader never sees a half-written file
-            temp = None
+        with signals_held():  # a temporary file, once made, is known, to be removed
+            output = open_output(getattr(args, "output", None))
+        status = _COMMANDS[args.command](args, output.stream)
+        if status != 2:  # a usage error leaves no output file
+            output.commit()  # a reader never sees a half-written file
         return status
+    except OutputError as exc:
+        _error(str(exc))
+        return 1
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except _Stopped as exc:
+        _error(f"stopped by {signal.Signals(exc.signum).name}")
+        return 128 + exc.signum
     except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python from complaining
-        # again when it flushes stdout at exit (the recipe in CPython's signal docs).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _reader_gone()
         return 0
     finally:
-        if temp is not None:
-            out.close()
-            os.unlink(temp)
+        if output is not None:
+            output.discard()
+
+
+def _reader_gone() -> None:
+    # The reader went away (``| head``): stop quietly, and keep Python from complaining
+    # again when it flushes stdout at exit (the recipe in CPython's signal docs).
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+class _Stopped(BaseException):
+    """SIGTERM or SIGHUP: the run ends as Ctrl-C ends it (workers stopped, no output file)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stoppable() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt, SIGTERM and SIGHUP :class:`_Stopped`, once: a second
+    signal does not cut the cleanup short. The handlers before are put back at the end."""
+    # Workers are forked with these signals held, and set their own before they take them.
+
+    def stop(signum: int, frame: object) -> None:
+        for each in STOPPING:
+            signal.signal(each, signal.SIG_IGN)
+        raise KeyboardInterrupt if signum == signal.SIGINT else _Stopped(signum)
+
+    previous: dict[int, Any] = {}
+    try:
+        for signum in STOPPING:
+            previous[signum] = signal.signal(signum, stop)
+    except ValueError:  # main() called in another thread than the main one: no handlers
+        pass
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Iterator
 from typing import Any, BinaryIO
 
 from .api import FIELDS, iter_links
-from .batch import Summary
+from .batch import Summary, display_name
 from .errors import InputError, describe, raise_first
 
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
@@ -62,12 +62,13 @@ def iter_warc_links(
     opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
     raised after the last row. ``summary`` counts documents, links and failures.
     """
-    name = os.fspath(path)
+    given = os.fspath(path)
+    name = display_name(given)  # a file name that is not UTF-8: its bytes shown as \xNN
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
     tally = summary if summary is not None else Summary()
     try:
-        stream = open_input(name)
+        stream = open_input(given)
     except InputError as exc:
         stream = None
         report(exc)

@@ -1,0 +1,242 @@
+"""output: where the command line writes, and what it does when writing fails.
+
+    -o FILE, a regular file or none yet   written to a temporary file beside it, renamed over it
+                                          at the end: a reader never sees half a file. An existing
+                                          file keeps its mode (and owner, where allowed), a new
+                                          one gets the umask's; through a symlink, the target is
+                                          replaced (the link stays).
+    -o /dev/stdout (/dev/fd/N...), a      written to directly, appended as ``>>`` would
+    character device or a FIFO            (/dev/null, a tty, a named pipe)
+    -o a directory, socket, block device  refused before anything is read
+    standard output                       written as it is
+
+A write that fails (a full disk) is an :class:`OutputError` naming the output; the temporary
+file is then removed. A closed standard error (``2>&-``) loses the messages, never the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import re
+import secrets
+import stat
+import sys
+from typing import Any, TextIO, cast
+
+__all__ = ["Output", "OutputError", "open_output", "standard_error"]
+
+STDOUT = "standard output"
+
+
+class OutputError(Exception):
+    """The output cannot be opened or written: one line, naming it, in the system's words."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+
+
+def _words(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+class _Guarded:
+    """A text stream whose failed writes are :class:`OutputError`s (a closed pipe excepted:
+    the reader went away, which is no error)."""
+
+    def __init__(self, stream: TextIO, name: str) -> None:
+        self.stream = stream
+        self.name = name
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, _words(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, _words(exc)) from None
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+class _Whole(io.BufferedWriter):
+    """A BufferedWriter that writes all it is given, or raises.
+
+    A raw file's write may write less than it was given when the disk fills (the next one
+    raises), and TextIOWrapper ignores the count. Python's stdout under PYTHONUNBUFFERED=1
+    (set in many container images) is such a wrapper on the raw file: when the last write of
+    a run met a full disk, the end of the output was lost with exit status 0 (found on a
+    64 KiB tmpfs: a 100 KB document written, 65,536 bytes on disk, no error)."""
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            written = super().write(view[done:])
+            if not written:
+                self.flush()  # raises what stopped the write
+                raise OSError(errno.EIO, "the write made no progress")
+            done += written
+        return done
+
+
+def _raw(fd: int, closefd: bool) -> io.RawIOBase:
+    return io.FileIO(fd, "w", closefd=closefd)
+
+
+def _text(fd: int, *, closefd: bool = True, like: TextIO | None = None) -> TextIO:
+    """A text stream on ``fd`` that writes everything or raises; ``like``: the stream whose
+    encoding, errors, newlines and line buffering it keeps (standard output)."""
+    if like is None:
+        return io.TextIOWrapper(_Whole(_raw(fd, closefd)), encoding="utf-8", newline="")
+    return io.TextIOWrapper(
+        _Whole(_raw(fd, closefd)),
+        encoding=like.encoding,
+        errors=like.errors,
+        line_buffering=bool(like.line_buffering),
+        write_through=bool(getattr(like, "write_through", False)),  # PYTHONUNBUFFERED
+    )
+
+
+def _stdout() -> tuple[TextIO, bool]:
+    """Standard output, and whether it is a stream of our own on descriptor 1 (then it is
+    closed after use, descriptor 1 left open); a stand-in (a test's) is used as it is."""
+    stdout = sys.stdout
+    if stdout is None:  # `>&-`: Python sets it to None
+        raise OutputError(STDOUT, "closed")
+    own = stdout is sys.__stdout__  # not a test's stand-in
+    fd = _descriptor(stdout) if own else -1
+    if fd < 0:
+        return stdout, False
+    stdout.flush()
+    return _text(fd, closefd=False, like=stdout), True
+
+
+def _descriptor(stream: TextIO) -> int:
+    try:
+        return stream.fileno()
+    except (OSError, ValueError):  # no descriptor (an embedding's stream)
+        return -1
+
+
+class Output:
+    """An open output: ``stream`` to write to, then :meth:`commit` or :meth:`discard`."""
+
+    def __init__(
+        self, name: str, raw: TextIO, owned: bool = True, temp: str | None = None, target: str = ""
+    ) -> None:
+        self.name = name
+        self.raw = raw
+        self.owned = owned  # closed at the end (not a stand-in for standard output)
+        self.stream = cast(TextIO, _Guarded(raw, name))
+        self.temp = temp  # the temporary file, renamed to ``target`` by commit()
+        self.target = target
+
+    def commit(self) -> None:
+        """Everything written: flushed, and the temporary file put in place."""
+        self.stream.flush()
+        if not self.owned:
+            return
+        try:
+            self.raw.close()
+            if self.temp is not None:
+                os.replace(self.temp, self.target)
+                self.temp = None
+        except OSError as exc:
+            raise OutputError(self.name, _words(exc)) from None
+
+    def discard(self) -> None:
+        """What was not committed is removed (nothing when all was); never raises."""
+        if not self.owned:
+            return
+        with contextlib.suppress(OSError):  # a full disk again, as the buffer is flushed
+            self.raw.close()
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None
+
+
+def open_output(path: str | None) -> Output:
+    """Standard output (``path`` None), or ``-o path`` as the module docstring says."""
+    if path is None:
+        return Output(STDOUT, *_stdout())
+    try:
+        if _direct(path):
+            return Output(path, _text(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)))
+        target = os.path.realpath(path)  # through a symlink: its target is replaced
+        try:
+            status: os.stat_result | None = os.stat(target)
+        except FileNotFoundError:
+            status = None
+        if status is not None and not stat.S_ISREG(status.st_mode):
+            kind = "is a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+            raise OutputError(path, f"{kind}: not written")
+        fd, temp = _temporary(os.path.dirname(target))
+        try:
+            if status is not None:
+                os.fchmod(fd, stat.S_IMODE(status.st_mode))
+                if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
+                    # root writing a user's file leaves it theirs (others may not chown)
+                    with contextlib.suppress(PermissionError):
+                        os.fchown(fd, status.st_uid, status.st_gid)
+            raw = _text(fd)
+        except BaseException:
+            os.close(fd)
+            os.unlink(temp)
+            raise
+    except OSError as exc:
+        raise OutputError(path, _words(exc)) from None
+    return Output(path, raw, True, temp, target)
+
+
+# /dev/stdout, /dev/fd/1, /proc/self/fd/1: a descriptor the caller opened, maybe on a file
+# (``>> log``), never replaced. Anchored, no nested repetition: no backtracking.
+_STREAM = re.compile(r"/dev/(?:stdout|stderr|fd/\d+)|/proc/(?:self|\d+)/fd/\d+")
+
+
+def _direct(path: str) -> bool:
+    """Whether ``path`` is written to as it is: a device, a FIFO, ``/dev/stdout``..."""
+    if _STREAM.fullmatch(os.path.abspath(path)):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def _temporary(directory: str) -> tuple[int, str]:
+    """A new file in ``directory``, open to write, with the mode the umask gives (tempfile's
+    are 0600, which the rename would pass on to the output)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        temp = os.path.join(directory, f".baselinks-{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(temp, flags, 0o666), temp
+        except FileExistsError:
+            continue
+
+
+def standard_error() -> None:
+    """After ``2>&-`` Python sets ``sys.stderr`` to None, and ``print(file=None)`` writes to
+    standard output: the messages would land among the links. Descriptor 2 is opened on
+    /dev/null instead, before any file can take its number."""
+    if sys.stderr is not None:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    if devnull != 2:
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    sys.stderr = open(2, "w", errors="backslashreplace", closefd=False)  # noqa: SIM115
