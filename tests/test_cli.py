@@ -287,3 +287,27 @@ def test_a_progress_bar_and_the_seconds_on_a_terminal_only(
     stderr.truncate(0)
     assert main([*argv, "-q"]) == 0
     assert stderr.getvalue() == ""  # --quiet: neither
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED=1"])
+def test_an_error_line_follows_the_links_written_before_it(unbuffered: str) -> None:
+    # stdout and stderr into one pipe (2>&1): the damaged record's error comes after its link,
+    # whether stdout is block-buffered or not (it came first when buffered)
+    import os
+
+    damaged = Path(__file__).parent.parent / "fixtures/containers/example-wrong-chunks.warc.gz.bad"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = unbuffered
+    run = subprocess.run(
+        [sys.executable, "-m", "baselinks", "extract", str(damaged), "--format", "text"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+        text=True,
+        check=False,
+    )
+    lines = run.stdout.splitlines()
+    assert lines[0] == "http://www.iana.org/domains/example"
+    assert "record split over gzip members" in lines[1]
+    assert run.returncode == 1

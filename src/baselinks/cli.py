@@ -315,7 +315,13 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     summary = Summary()
     started = time.monotonic()
     progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
-    say = _error if progress is None else progress.say
+    tell = _error if progress is None else progress.say
+
+    def say(message: str) -> None:
+        # the links written so far first: with 2>&1 an error line follows the links before it
+        # whatever the buffering (a pipe's, or PYTHONUNBUFFERED's), so the order is the input's
+        out.flush()
+        tell(message)
 
     def failed(error: InputError) -> None:
         say(str(error) if error.name else error.message)  # nameless: the run's (a worker died)
