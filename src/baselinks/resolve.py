@@ -162,188 +162,156 @@ class _RFC1808(Resolver):
         self._dir_dotty = _has_dot_segment(directory)
 
     def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
-        base = self.base
+        # The explain trace takes a path of its own, _explain. Threading it through this code
+        # was measured (tmp A/B, corpus pairs, one Resolver per page, 15 interleaved runs, the
+        # machine shared): 16 "if trace is not None:" blocks 1020 ns a pair (median; range
+        # 568-1114); a note() callback as in rfc3986.transform, a no-op when not tracing, 1209
+        # (692-1695), +19%; this code without either 967 (545-1028). The property test keeps
+        # the two paths equal.
+        if trace is not None:
+            return self._explain(embedded, trace)
         # Step 1: "If the base URL is the empty string (unknown), the embedded URL is
         # interpreted as an absolute URL and we are done."
-        if not base:
-            if trace is not None:
-                trace.append(
-                    Step(
-                        "Step 1",
-                        "the base is empty: the embedded URL is taken as absolute",
-                        parse(embedded),
-                    )
-                )
+        if not self.base:
             return embedded
         # Step 2: both URLs are parsed (§2.4); the base was parsed in __init__.
         # Step 2a: "If the embedded URL is entirely empty, it inherits the entire base URL".
         if not embedded:
-            if trace is not None:
-                trace.append(
-                    Step(
-                        "Step 2a",
-                        "the embedded URL is empty: it is the entire base URL",
-                        self._base_parts,
-                    )
-                )
-            return base
+            return self.base
         # Step 2b: "If the embedded URL starts with a scheme name, it is interpreted as an
         # absolute URL and we are done." (A "#" before the colon would hide it, as §2.4.1
         # removes the fragment first; SCHEME_RE cannot match across a "#".)
         if SCHEME_RE.match(embedded) is not None:
-            if trace is not None:
-                trace.append(
-                    Step(
-                        "Step 2b",
-                        "the embedded URL has a scheme: it is absolute, unchanged",
-                        parse(embedded),
-                    )
-                )
             return embedded
         _, netloc, path, params, query, fragment = split(embedded)
-        if trace is not None:
-            trace.append(Step("Step 2", "parsed by §2.4", parse(embedded)))
         # Step 2c: "Otherwise, the embedded URL inherits the scheme of the base URL."
         scheme = self._base_parts.scheme
-        if trace is not None:
-            trace.append(
-                Step(
-                    "Step 2c",
-                    f"inherits the base's scheme {scheme!r}",
-                    _parts(scheme, netloc, path, params, query, fragment),
-                )
-            )
         # Step 3: "If the embedded URL's <net_loc> is non-empty, we skip to Step 7. Otherwise,
         # the embedded URL inherits the <net_loc> (if any) of the base URL."
         if netloc:
-            if trace is not None:
-                trace.append(
-                    Step(
-                        "Step 3",
-                        "the net_loc is non-empty: skip to Step 7",
-                        _parts(scheme, netloc, path, params, query, fragment),
-                    )
-                )
-            return self._step7(recombine(scheme, netloc, path, params, query, fragment), trace)
+            return recombine(scheme, netloc, path, params, query, fragment)  # Step 7
         netloc = self._netloc
-        if trace is not None:
-            trace.append(
-                Step(
-                    "Step 3",
-                    f"inherits the base's net_loc {netloc!r}",
-                    _parts(scheme, netloc, path, params, query, fragment),
-                )
-            )
-        tail = f"#{fragment}" if fragment else ""
         # Step 4: "If the embedded URL path is preceded by a slash "/", the path is not
         # relative and we skip to Step 7."
         if path[:1] == "/":
-            if trace is not None:
-                trace.append(
-                    Step(
-                        "Step 4",
-                        "the path begins with '/': skip to Step 7",
-                        _parts(scheme, netloc, path, params, query, fragment),
-                    )
-                )
             if params:
                 path += ";" + params
             if query:
                 path += "?" + query
-            return self._step7(self._prefix + path + tail, trace)
+            return self._prefix + path + (f"#{fragment}" if fragment else "")  # Step 7
         # Step 5: "If the embedded URL path is empty (and not preceded by a slash), then the
         # embedded URL inherits the base URL path, and
         if not path:
-            b = self._base_parts
+            path = self._base_parts.path
             # a) if the embedded URL's <params> is non-empty, we skip to step 7; otherwise, it
             #    inherits the <params> of the base URL (if any) and
-            if params:
-                step, action = (
+            if not params:
+                params = self._base_parts.params
+                # b) if the embedded URL's <query> is non-empty, we skip to step 7; otherwise,
+                #    it inherits the <query> of the base URL (if any) and we skip to step 7."
+                if not query:
+                    query = self._base_parts.query
+        else:
+            # Step 6: "The last segment of the base URL's path ... is removed and the embedded
+            # URL's path is appended in its place." Then operations a) to d), in order.
+            dotty = self._dir_dotty or _has_dot_segment(path)
+            path = self._dir + path
+            if dotty:
+                if path[:1] == "/":
+                    path = "/" + _remove_dot_segments(path[1:])
+                else:
+                    path = _remove_dot_segments(path)
+        # Step 7: "The resulting URL components, including any inherited from the base URL, are
+        # recombined to give the absolute form of the embedded URL."
+        return recombine(
+            scheme, netloc or "", path, params, query, fragment, netloc_present=netloc is not None
+        )
+
+    def _explain(self, embedded: str, trace: list[Step]) -> str:
+        """:meth:`resolve` again, Step by Step on whole :class:`URLParts`, each Step recorded in
+        ``trace``: the path of :func:`explain`, beside the fast one rather than threaded through
+        it (the figures are at ``resolve``). Both must reach the same URL on every input:
+        ``tests/test_properties.py`` checks it on arbitrary text, ``test_rfc1808.py`` on the
+        RFC's examples."""
+
+        def step(rule: str, action: str, url: URLParts) -> URLParts:
+            trace.append(Step(rule, action, url))
+            return url
+
+        if not self.base:
+            step(
+                "Step 1",
+                "the base is empty: the embedded URL is taken as absolute",
+                parse(embedded),
+            )
+            return embedded
+        b = self._base_parts
+        if not embedded:
+            step("Step 2a", "the embedded URL is empty: it is the entire base URL", b)
+            return self.base
+        if SCHEME_RE.match(embedded) is not None:
+            absolute = parse(embedded)
+            step("Step 2b", "the embedded URL has a scheme: it is absolute, unchanged", absolute)
+            return embedded
+        url = step("Step 2", "parsed by §2.4", parse(embedded))
+        url = step(
+            "Step 2c", f"inherits the base's scheme {b.scheme!r}", url._replace(scheme=b.scheme)
+        )
+        if url.netloc:
+            step("Step 3", "the net_loc is non-empty: skip to Step 7", url)
+            return _step7(str(url), trace)
+        netloc = self._netloc
+        url = step(
+            "Step 3",
+            f"inherits the base's net_loc {netloc!r}",
+            URLParts(*url._replace(netloc=netloc or ""), netloc_present=netloc is not None),
+        )
+        if url.path[:1] == "/":
+            step("Step 4", "the path begins with '/': skip to Step 7", url)
+            # as resolve writes it: the base's scheme and net_loc, then the path as it is
+            rest = URLParts("", "", "", url.params, url.query, url.fragment)
+            return _step7(self._prefix + url.path + str(rest), trace)
+        if not url.path:
+            if url.params:
+                rule, action = (
                     "Step 5a",
                     "the path is empty: inherits the base's path; params non-empty",
                 )
-            # b) if the embedded URL's <query> is non-empty, we skip to step 7; otherwise, it
-            #    inherits the <query> of the base URL (if any) and we skip to step 7."
-            elif query:
-                step, action = (
+                url = url._replace(path=b.path)
+            elif url.query:
+                rule, action = (
                     "Step 5b",
                     "the path is empty: inherits the base's path and params; query non-empty",
                 )
-                params = b.params
+                url = url._replace(path=b.path, params=b.params)
             else:
-                step, action = (
+                rule, action = (
                     "Step 5b",
                     "the path is empty: inherits the base's path, params and query",
                 )
-                params, query = b.params, b.query
-            path = b.path
-            if trace is not None:
-                trace.append(
-                    Step(step, action, _parts(scheme, netloc, path, params, query, fragment))
-                )
-            return self._step7(
-                recombine(
-                    scheme,
-                    netloc or "",
-                    path,
-                    params,
-                    query,
-                    fragment,
-                    netloc_present=netloc is not None,
-                ),
-                trace,
-            )
-        # Step 6: "The last segment of the base URL's path ... is removed and the embedded
-        # URL's path is appended in its place." Then operations a) to d), in order.
+                url = url._replace(path=b.path, params=b.params, query=b.query)
+            return _step7(str(step(rule, action, url)), trace)
+        path = url.path
         merged = self._dir + path
-        if trace is not None:
-            trace.append(
-                Step(
-                    "Step 6",
-                    f"base directory {self._dir!r} + path {path!r}",
-                    _parts(scheme, netloc, merged, params, query, fragment),
-                )
-            )
+        url = step(
+            "Step 6", f"base directory {self._dir!r} + path {path!r}", url._replace(path=merged)
+        )
         if self._dir_dotty or _has_dot_segment(path):
             if merged[:1] == "/":
                 merged = "/" + _remove_dot_segments(merged[1:])
             else:
                 merged = _remove_dot_segments(merged)
-            if trace is not None:
-                trace.append(
-                    Step(
-                        "Step 6a-d",
-                        f"'.' and '<segment>/..' removed: {merged!r}",
-                        _parts(scheme, netloc, merged, params, query, fragment),
-                    )
-                )
-        # Step 7: the components are recombined.
-        return self._step7(
-            recombine(
-                scheme,
-                netloc or "",
-                merged,
-                params,
-                query,
-                fragment,
-                netloc_present=netloc is not None,
-            ),
-            trace,
-        )
-
-    @staticmethod
-    def _step7(result: str, trace: list[Step] | None) -> str:
-        if trace is not None:
-            trace.append(Step("Step 7", f"recombined: {result}", parse(result)))
-        return result
+            url = step(
+                "Step 6a-d",
+                f"'.' and '<segment>/..' removed: {merged!r}",
+                url._replace(path=merged),
+            )
+        return _step7(str(url), trace)
 
 
-def _parts(
-    scheme: str, netloc: str | None, path: str, params: str, query: str, fragment: str
-) -> URLParts:
-    return URLParts(
-        scheme, netloc or "", path, params, query, fragment, netloc_present=netloc is not None
-    )
+def _step7(result: str, trace: list[Step]) -> str:
+    trace.append(Step("Step 7", f"recombined: {result}", parse(result)))
+    return result
 
 
 class _RFC3986(Resolver):
