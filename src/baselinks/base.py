@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import URLError
 from .microsyntax import ASCII_WHITESPACE
-from .resolve import Resolver, encoding_parse, resolve
+from .resolve import Resolver, encoding_parse, resolve, resolver_class
 from .url import SCHEME_RE
 
 __all__ = [
@@ -99,7 +99,7 @@ def written_base(base: Base, mode: str) -> Base:
     described in Sections 6.2.2 and 6.2.3, is optional" (RFC 3986 §5.2.1), and its resolver
     normalises nothing else either.
     """
-    if mode != "whatwg" or not base.url:
+    if not resolver_class(mode).serialises or not base.url:
         return base
     try:
         url = resolve("", base.url, mode=mode)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import codecs
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import ada_url
 
@@ -45,14 +45,13 @@ __all__ = [
     "encoding_parse",
     "explain",
     "resolve",
+    "resolver_class",
 ]
-
-MODES = ("rfc1808", "rfc3986", "whatwg")
 
 
 def check_mode(mode: str) -> str:
     """Return ``mode`` if it is one of :data:`MODES`; raise :class:`URLError` otherwise."""
-    if mode not in MODES:
+    if mode not in _RESOLVERS:
         raise URLError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
     return mode
 
@@ -115,16 +114,26 @@ class Resolver:
 
     ``Resolver(base, mode)`` returns the resolver for that mode; ``resolver.resolve(ref)`` is
     ``resolve(base, ref, mode=mode)``. A ``trace`` list, when given, receives each :class:`Step`.
+
+    What the rest of the pipeline must know of a mode is a class attribute here, never a test
+    of its name: :func:`resolver_class` gives the class of a mode.
     """
 
     __slots__ = ("base", "mode")
+
+    #: The parser writes every URL in one normal form (a base too: ``written_base``). RFC 1808
+    #: and RFC 3986 resolve components as written and have none.
+    serialises: ClassVar[bool] = False
+    #: HTML's "encoding-parse a URL" (https://html.spec.whatwg.org/#encoding-parsing-a-url)
+    #: hands this parser the document's encoding for the query (:func:`encoding_parse`).
+    query_in_document_encoding: ClassVar[bool] = False
 
     base: str
     mode: str
 
     def __new__(cls, base: str, mode: str = "rfc1808") -> Resolver:
         if cls is Resolver:
-            cls = _RESOLVERS[check_mode(mode)]
+            cls = resolver_class(mode)
         return object.__new__(cls)
 
     def __init__(self, base: str, mode: str = "rfc1808") -> None:
@@ -347,6 +356,8 @@ class _WHATWG(Resolver):
     """The WHATWG URL Standard's basic URL parser, through ada-url."""
 
     __slots__ = ()
+    serialises = True
+    query_in_document_encoding = True
 
     def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
         try:
@@ -421,11 +432,20 @@ def _encoded(text: str, codec: codecs.CodecInfo) -> str:
     return "".join(out)
 
 
+# The modes: the one registry. A new mode is a Resolver subclass and a row here; MODES, the
+# CLI's --mode choices and the spark driver's are derived from it.
 _RESOLVERS: dict[str, type[Resolver]] = {
     "rfc1808": _RFC1808,
     "rfc3986": _RFC3986,
     "whatwg": _WHATWG,
 }
+MODES = tuple(_RESOLVERS)
+
+
+def resolver_class(mode: str) -> type[Resolver]:
+    """The :class:`Resolver` subclass of ``mode``, whose class attributes say what the mode
+    does; an unknown mode raises :class:`URLError`."""
+    return _RESOLVERS[check_mode(mode)]
 
 
 @lru_cache(maxsize=64)
