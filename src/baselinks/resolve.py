@@ -353,7 +353,8 @@ class _RFC3986(Resolver):
 
 
 class _WHATWG(Resolver):
-    """The WHATWG URL Standard's basic URL parser, through ada-url."""
+    """The URL Standard's basic URL parser (https://url.spec.whatwg.org/#concept-basic-url-parser),
+    through ada-url."""
 
     __slots__ = ()
     serialises = True
@@ -376,8 +377,8 @@ class _WHATWG(Resolver):
         return result
 
 
-# URL Standard, "special-query percent-encode set": C0 controls, space, '"', "#", "<", ">", "'"
-# and everything above "~"; applied to the bytes the document's encoding gives.
+# https://url.spec.whatwg.org/#special-query-percent-encode-set: C0 controls, space, '"', "#",
+# "<", ">", "'" and everything above "~"; applied to the bytes the document's encoding gives.
 _QUERY_KEEPS = frozenset(range(0x21, 0x7F)) - frozenset(b"\"#<>'")
 _SPECIAL = ("http:", "https:", "ftp:", "file:")  # special schemes but ws and wss, which use UTF-8
 
@@ -386,7 +387,7 @@ def encode_query(reference: str, result: str, codec: codecs.CodecInfo) -> str:
     """``reference`` with the non-ASCII characters of its query percent-encoded in ``codec``,
     the document's encoding, when ``result`` (its resolution) is a special URL.
 
-    URL Standard, basic URL parser, query state: "If encoding is not UTF-8 and url is not
+    https://url.spec.whatwg.org/#query-state: "If encoding is not UTF-8 and url is not
     special or url's scheme is "ws" or "wss", set encoding to UTF-8", then "percent-encode
     after encoding, given encoding, buffer, and queryPercentEncodeSet". A character the
     encoding cannot hold becomes ``%26%23`` + its code point in decimal + ``%3B`` (its numeric
