@@ -171,12 +171,13 @@ class _RFC1808(Resolver):
         self._dir_dotty = _has_dot_segment(directory)
 
     def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
-        # The explain trace takes a path of its own, _explain. Threading it through this code
-        # was measured (tmp A/B, corpus pairs, one Resolver per page, 15 interleaved runs, the
-        # machine shared): 16 "if trace is not None:" blocks 1020 ns a pair (median; range
-        # 568-1114); a note() callback as in rfc3986.transform, a no-op when not tracing, 1209
-        # (692-1695), +19%; this code without either 967 (545-1028). The property test keeps
-        # the two paths equal.
+        # The explain trace takes a path of its own, _explain, chosen by measurement
+        # (benchmarks/bench_resolve.py --against, the corpus's 129,396 pairs, 31 interleaved
+        # runs; the quietest of five sessions): this code 1168 ns a pair (median; range
+        # 1100-1220); with the trace threaded through as 16 "if trace is not None:" blocks,
+        # 1232 (1179-1359); as a note() callback, a no-op when not tracing (rfc3986.transform's
+        # way), 1442 (1379-1498), +17% (+6% to +22% over the five). tests/test_properties.py
+        # keeps the two paths equal.
         if trace is not None:
             return self._explain(embedded, trace)
         # Step 1: "If the base URL is the empty string (unknown), the embedded URL is
