@@ -184,7 +184,8 @@ class _RFC1808(Resolver):
         # interpreted as an absolute URL and we are done."
         if not self.base:
             return embedded
-        # Step 2: both URLs are parsed (§2.4); the base was parsed in __init__.
+        # Step 2: "Both the base and embedded URLs are parsed into their component parts as
+        # described in Section 2.4." (The base was parsed in __init__, the embedded URL below.)
         # Step 2a: "If the embedded URL is entirely empty, it inherits the entire base URL".
         if not embedded:
             return self.base
