@@ -1,6 +1,7 @@
 """Resolution throughput on real (base, reference) pairs: baselinks against urljoin and ada-url.
 
     python benchmarks/bench_resolve.py CORPUS_DIR [--repeat 5] [--min-pairs 100000]
+    python benchmarks/bench_resolve.py CORPUS_DIR --against OLD_RESOLVE.py [...] [--repeat 15]
 
 CORPUS_DIR holds ``index.tsv`` (kind, relpath, retrieval_url, ...) and the HTML pages it lists.
 Pairs are collected from every ``href``/``src``/``action``/... attribute of every page, each
@@ -9,6 +10,11 @@ retrieval URL). Pages are taken in index order and repeated until ``--min-pairs`
 
 Each contender runs over all pairs ``--repeat`` times; the median is reported. The machine is
 shared and noisy: read the ratios to urljoin, not the absolute times.
+
+``--against`` compares versions of ``resolve.py`` (``git show REV:src/baselinks/resolve.py >
+old.py``) with this checkout's, rfc1808 mode, one Resolver per page: all loaded in one process,
+their runs interleaved (the order reversed every other round), so that the machine's noise falls
+on each alike; it prints the median and range in ns a pair.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import importlib.util
 import platform
 import statistics
 import sys
@@ -23,6 +30,7 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import ada_url
 import lxml.html
@@ -67,6 +75,37 @@ def timed(run: Callable[[], int], repeat: int) -> tuple[float, int]:
     return statistics.median(times), count
 
 
+def _variant(name: str, path: Path) -> ModuleType:
+    """``path`` (a resolve.py) loaded as a module of the installed package, under ``name``."""
+    spec = importlib.util.spec_from_file_location(f"baselinks._bench_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "baselinks"  # its relative imports: this checkout's url, rfc3986, ...
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def against(work: list[tuple[str, list[str]]], paths: list[Path], repeat: int) -> None:
+    variants = {"this": _variant("this", Path(baselinks.__file__).parent / "resolve.py")}
+    variants |= {f"{i}:{path.name}": _variant(f"v{i}", path) for i, path in enumerate(paths, 1)}
+    count = sum(len(refs) for _, refs in work)
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    for round_ in range(repeat):
+        order = list(variants.items())
+        for name, module in order if round_ % 2 == 0 else reversed(order):
+            start = time.perf_counter()
+            for base, refs in work:
+                resolve = module.Resolver(base, "rfc1808").resolve
+                for ref in refs:
+                    resolve(ref)
+            times[name].append(time.perf_counter() - start)
+    print(f"# {count} pairs, rfc1808, one Resolver per page, {repeat} interleaved runs")
+    for name, runs in times.items():
+        low, mid, high = (t / count * 1e9 for t in (min(runs), statistics.median(runs), max(runs)))
+        print(f"{name:<24} median {mid:6.0f} ns a pair  (range {low:.0f}-{high:.0f})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -74,6 +113,7 @@ def main() -> int:
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--min-pairs", type=int, default=100_000)
+    parser.add_argument("--against", type=Path, nargs="+", metavar="RESOLVE_PY")
     args = parser.parse_args()
 
     pages = collect(args.corpus)
@@ -82,6 +122,9 @@ def main() -> int:
     while sum(len(refs) for _, refs in work) < args.min_pairs:
         work += pages
     pairs = [(base, ref) for base, refs in work for ref in refs]
+    if args.against:
+        against(work, args.against, args.repeat)
+        return 0
 
     def per_pair(fn: Callable[[str, str], object]) -> Callable[[], int]:
         def run() -> int:

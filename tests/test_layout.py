@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
+import types
 from pathlib import Path
+
+import pytest
 
 import baselinks
 
@@ -22,10 +26,11 @@ ALLOWED_THIRD_PARTY = {
     "errors": set(),
     "resolve": {"ada_url"},
     "encoding": {"webencodings"},
-    "microsyntax": {"tinycss2"},
+    "microsyntax": set(),  # srcset, refresh, Link headers: the standard library only
+    "css": {"tinycss2"},  # the CSS scanner and its reference
     "load": {"lxml"},
     "tokens": set(),  # hand-written scans of markup for load: the standard library only
-    "base": {"lxml"},
+    "base": set(),
     "walk": {"lxml"},
     "sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
     "anchor": {"lxml"},
@@ -141,8 +146,35 @@ def test_all_is_sorted_and_complete() -> None:
     assert exported == sorted(
         exported, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n)
     )
-    public = {name for name in vars(baselinks) if not name.startswith("_")}
-    modules = {name for name, value in vars(baselinks).items() if type(value).__name__ == "module"}
-    assert public - modules - {"annotations"} == set(exported) - {"__version__"}
+    # dir() is what __getattr__ (PEP 562) can give plus what is bound already; modules aside
+    # (baselinks.api once imported), every public name it lists is exported, and no other
+    public = {
+        name
+        for name in dir(baselinks)
+        if not name.startswith("_") and not isinstance(getattr(baselinks, name), types.ModuleType)
+    }
+    assert public - {"annotations"} == set(exported) - {"__version__"}
     for name in exported:
         assert getattr(baselinks, name) is not None
+    assert set(baselinks._HOMES) | {"diagnose", "resolve", "__version__"} == set(exported)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        baselinks.nothing  # type: ignore[attr-defined]  # noqa: B018
+
+
+def _loaded_by(statement: str) -> set[str]:
+    """The third-party packages a fresh interpreter has loaded after ``statement``."""
+    probe = f"import sys; {statement}; print(' '.join(sys.modules))"
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return {name.split(".")[0] for name in run.stdout.split()}
+
+
+@pytest.mark.parametrize("module", ["baselinks.url", "baselinks.resolve", "baselinks.microsyntax"])
+def test_the_url_engine_loads_no_html_archive_or_css_library(module: str) -> None:
+    # baselinks/__init__.py is lazy (PEP 562): importing a module of the URL engine, or the
+    # parsing of srcset and refresh, runs none of lxml, warcio or tinycss2
+    assert not _loaded_by(f"import {module}") & {"lxml", "warcio", "tinycss2"}
+
+
+def test_the_lazy_names_load_their_stage_when_used() -> None:
+    # the probe above is not blind: the same fresh interpreter loads them once a name needs them
+    assert {"lxml", "warcio", "tinycss2"} <= _loaded_by("import baselinks; baselinks.extract_links")

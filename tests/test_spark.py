@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from baselinks import InputError, Summary
+from baselinks import MODES, InputError, Summary
 from baselinks.cli import main
 from baselinks.dataflow import ROW_FIELDS, iter_warc_links
 from conftest import FIXTURES, extra, warc
@@ -131,3 +131,11 @@ def test_the_driver_writes_parquet_and_says_what_failed(
         warcs[:3]
     )
     assert spark.sparkContext._jsc is not None  # the caller's session was left running
+
+
+def test_the_driver_offers_every_mode_of_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        spark_main(["--help"])
+    assert exit_.value.code == 0
+    help_text = capsys.readouterr().out
+    assert f"--mode {{{','.join(MODES)}}}" in " ".join(help_text.split())

@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from baselinks import URLParts, parse
+from baselinks import URLParts, parse, resolve
 from baselinks.url import Login, recombine
 
 # (url, scheme, netloc, path, params, query, fragment), each row exercising §2.4's order.
@@ -57,8 +57,10 @@ LOGIN = [
     ("http://host:/", Login(None, None, "host", "")),
     ("http://[::1]:8080/", Login(None, None, "[::1]", "8080")),
     ("http://[::1]/", Login(None, None, "[::1]", None)),
-    # two "@": the last one ends the login, as browsers read it
+    # RFC 1808 runs the net_loc to the next "/", so the "\\" is in the login: host good.com. A
+    # browser (ada-url, the whatwg mode) ends an http authority at "\\" too: host evil.com.
     ("http://evil.com\\@good.com/", Login("evil.com\\", None, "good.com", None)),
+    # two "@": the last one ends the login, as the URL Standard's authority state reads it
     ("http://a@b@c/", Login("a@b", None, "c", None)),
     # the first ":" ends the user, and the host ends at the first ":" after the login: host
     # holds no ":" (RFC 1738 §5); check() reports what had to be tolerated
@@ -75,6 +77,13 @@ LOGIN = [
 @pytest.mark.parametrize(("url", "login"), LOGIN)
 def test_login_keeps_absent_apart_from_empty(url: str, login: Login) -> None:
     assert parse(url).login() == login
+
+
+def test_a_browser_reads_the_backslash_as_the_end_of_the_host() -> None:
+    # w3lib's counterexample: the two readings url.login_bounds' docstring sets side by side
+    url = "http://evil.com\\@good.com/"
+    assert parse(url).login().host == "good.com"
+    assert resolve("", url, mode="whatwg") == "http://evil.com/@good.com/"
 
 
 def test_empty_netloc_that_was_written_survives() -> None:

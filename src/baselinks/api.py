@@ -36,7 +36,7 @@ from .encoding import browser_encoding, query_codec
 from .errors import BaselinksError, InputError, SelectError, describe, raise_first
 from .load import Document, load_text, parse_html
 from .microsyntax import ASCII_WHITESPACE
-from .resolve import Resolver, check_mode, encoding_parse
+from .resolve import Resolver, check_mode, encoding_parse, resolver_class
 from .sheets import LOADERS, sheet_links
 from .walk import (
     PLACEMENTS,
@@ -202,7 +202,7 @@ def _document_links(
     # UTF-8); an ASCII-only page that declares nothing is windows-1252 there
     codec = (
         query_codec(browser_encoding(document.encoding, document.encoding_source, document.text))
-        if mode == "whatwg"
+        if resolver_class(mode).query_in_document_encoding
         else None
     )
     base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback

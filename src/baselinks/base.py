@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import URLError
 from .microsyntax import ASCII_WHITESPACE
-from .resolve import Resolver, encoding_parse, resolve
+from .resolve import Resolver, encoding_parse, resolve, resolver_class
 from .url import SCHEME_RE
 
 __all__ = [
@@ -99,7 +99,7 @@ def written_base(base: Base, mode: str) -> Base:
     described in Sections 6.2.2 and 6.2.3, is optional" (RFC 3986 §5.2.1), and its resolver
     normalises nothing else either.
     """
-    if mode != "whatwg" or not base.url:
+    if not resolver_class(mode).serialises or not base.url:
         return base
     try:
         url = resolve("", base.url, mode=mode)
@@ -133,15 +133,16 @@ def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> B
     return base
 
 
-# The first <base> element with an href attribute in tree order (HTML standard, "the document
-# base URL": "the first base element ... that has an href attribute"). lxml's HTML parser gives
-# SVG and MathML elements no namespace, so their `base` (and anything inside <template>, which
-# is inert) is excluded by ancestry. So is a <base> inside <noscript>, as a browser with
-# scripting enabled (every browser by default) parses the page: "A start tag whose tag name is
-# "noscript", if the scripting flag is enabled: Follow the generic raw text element parsing
-# algorithm" (https://html.spec.whatwg.org/#parsing-main-inhead and #parsing-main-inbody), so
-# that <base> is text, not an element. libxml2 parses noscript content as elements, as a
-# browser without scripting would; the links in it are still reported, with "in-noscript".
+# The first <base> element with an href attribute in tree order
+# (https://html.spec.whatwg.org/#document-base-url: "the first base element ... that has an href
+# attribute"). lxml's HTML parser gives SVG and MathML elements no namespace, so their `base` (and
+# anything inside <template>, which is inert) is excluded by ancestry. So is a <base> inside
+# <noscript>, as a browser with scripting enabled (every browser by default) parses the page: "A
+# start tag whose tag name is "noscript", if the scripting flag is enabled: Follow the generic raw
+# text element parsing algorithm" (https://html.spec.whatwg.org/#parsing-main-inhead and
+# #parsing-main-inbody), so that <base> is text, not an element. libxml2 parses noscript content as
+# elements, as a browser without scripting would; the links in it are still reported, with
+# "in-noscript".
 _NOT_IN = ("template", "noscript", "svg", "math")
 
 
@@ -153,7 +154,8 @@ def _base_elements(tree: Any) -> Iterator[Any]:
             yield element
 
 
-# A base that cannot anchor links: the HTML standard ignores javascript: and data: bases.
+# A base that cannot anchor links: a javascript: or data: base leaves the fallback base URL
+# (https://html.spec.whatwg.org/#set-the-frozen-base-url).
 _REFUSED_SCHEMES = ("javascript:", "data:")
 
 

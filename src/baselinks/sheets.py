@@ -6,7 +6,7 @@ says, by tinycss2's implementation of it: a byte order mark; else the transport'
 labels there mean UTF-8); else UTF-8 (the referring document's encoding, the standard's
 "environment encoding", is not known here). Its links are every ``url()``, ``@import`` and
 ``image-set()`` string, found by the same scanner as a ``<style>`` element's
-(:func:`baselinks.microsyntax.css_urls`), with tag ``css``. A :class:`~baselinks.load.Document`
+(:func:`baselinks.css.css_urls`), with tag ``css``. A :class:`~baselinks.load.Document`
 of a style sheet has no tree (``tree`` is ``None``): it has no ``<base>``, and no element a
 ``select=`` could match.
 
@@ -38,9 +38,9 @@ import tinycss2.bytes
 from lxml import etree
 
 from .containers.doctypes import DocType
+from .css import css_urls
 from .encoding import lookup
 from .load import Document, Source, load, parse_html, read_source
-from .microsyntax import css_urls
 from .walk import RawLink
 
 __all__ = ["LOADERS", "load_css", "load_svg", "sheet_links"]

@@ -35,7 +35,7 @@ except ImportError as exc:  # an optional dependency: say how to get it
         f"baselinks.spark needs pyspark: pip install 'baselinks[spark]' ({exc})"
     ) from exc
 
-from baselinks import InputError, Summary
+from baselinks import MODES, InputError, Summary
 from baselinks.batch import counted
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
 from baselinks.errors import describe
@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="WARC files (path or URL)")
     parser.add_argument("--manifest", help="a file of paths, one per line ('#' comments)")
     parser.add_argument("--output", "-o", required=True, help="the Parquet directory to write")
-    parser.add_argument("--mode", default="rfc1808", choices=("rfc1808", "rfc3986", "whatwg"))
+    parser.add_argument("--mode", default="rfc1808", choices=MODES)
     parser.add_argument("--overwrite", action="store_true", help="replace an existing output")
     parser.add_argument("--master", help="Spark master when not run by spark-submit (local[4])")
     args = parser.parse_args(argv)

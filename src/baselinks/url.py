@@ -189,8 +189,13 @@ def login_bounds(netloc: str) -> tuple[int, int, int]:
 
     * §3.1: "Within the user and password field, any ":", "@", or "/" must be encoded", so a
       login holds no ``@`` and the user no ``:``. When it does anyway, the *last* ``@`` ends the
-      login, as browsers read it (``http://evil.com\\@good.com/`` has host ``good.com``), and
-      the *first* ``:`` ends the user (``ftp://a:b:c@h/`` has password ``b:c``).
+      login, as the URL Standard's https://url.spec.whatwg.org/#authority-state does
+      (``http://a@b@c/`` has host ``c``), and the *first* ``:`` ends the user
+      (``ftp://a:b:c@h/`` has password ``b:c``). Not a browser's reading of w3lib's
+      ``http://evil.com\\@good.com/``: for http a browser ends the authority at a ``\\`` as at
+      a ``/`` and goes to ``evil.com``, while RFC 1808 runs the net_loc to the next ``/``, so
+      here (as in urllib) the host is ``good.com``; ``baselinks.check`` flags the login
+      (``user-not-allowed``, ``user-character`` for the ``\\``).
     * ``host = hostname | hostnumber`` holds no ``:``, so the host ends at the first ``:``
       after the login (``http://host:80:90/`` has host ``host`` and port ``80:90``), except
       that a bracketed IPv6 literal (RFC 2732) keeps its colons: the port follows ``]:``.
@@ -284,9 +289,10 @@ def recombine(
     * Without a net_loc, a path that begins with ``//`` would be read back as one (§2.4.3):
       ``http:/b/c`` + ``..//evil/x`` would give ``http://evil/x``, a host neither URL had,
       though "the ".." syntax cannot be used to change the <net_loc> of a URL" (RFC 1808
-      §5.2). Such a path is written ``/.//evil/x``, as the WHATWG URL serializer does (RFC 3986
-      §3.3: without an authority, "the path cannot begin with two slash characters");
-      ``diagnose`` reports ``path-as-netloc``.
+      §5.2). Such a path is written ``/.//evil/x``, as the URL Standard's serializer does
+      (https://url.spec.whatwg.org/#concept-url-serializer; RFC 3986 §3.3: without an
+      authority, "the path cannot begin with two slash characters"); ``diagnose`` reports
+      ``path-as-netloc``.
     """
     out = f"{scheme}:" if scheme else ""
     if netloc or netloc_present:

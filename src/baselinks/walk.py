@@ -17,10 +17,10 @@ from lxml import etree
 from lxml.cssselect import CSSSelector, SelectorError
 
 from .anchor import anchor_text
+from .css import css_urls
 from .errors import SelectError
 from .microsyntax import (
     ASCII_WHITESPACE,
-    css_urls,
     parse_link_header,
     parse_refresh,
     parse_srcset,
