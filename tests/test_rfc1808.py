@@ -205,11 +205,9 @@ def test_explain_shows_the_components_after_each_step() -> None:
     assert explain("", "g").steps[0].rule == "Step 1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found in issue 17's work, left as it was (behaviour unchanged): Step 4 writes an "
-    "absolute path after the base's scheme as it is, so '//x' after a base without a net_loc "
-    "reads back as the host x; decision (e) writes '/.//x' for Step 6's paths only",
-)
 def test_a_path_of_two_slashes_by_step_4_does_not_become_a_host() -> None:
+    # Step 4 passes an absolute path on as written; "//x" after a base without a net_loc
+    # would read back as the host x (decision (e), found in issue 17's review)
     assert resolve("http:/b/c", "////x") == "http:/.//x"
+    assert explain("http:/b/c", "////x").result == "http:/.//x"
+    assert resolve("http://a/b", "////x") == "http://a//x"  # a net_loc: nothing to protect

@@ -15,8 +15,10 @@ Where RFC 1808 is silent we decided, and each decision is tested:
 (d) Step 2a's "entirely empty" embedded URL is the empty string. ``#`` alone has empty
     components too, but it is not "entirely empty": it yields the base without its fragment.
 (e) Step 6 may leave a path beginning with ``//`` where neither URL has a net_loc
-    (``http:/b/c`` + ``..//evil/x``); Step 7 writes it ``/.//evil/x`` (``url.recombine``), as
-    "the ".." syntax cannot be used to change the <net_loc> of a URL" (§5.2).
+    (``http:/b/c`` + ``..//evil/x``), and Step 4 may pass one on as written (``http:/b/c`` +
+    ``////x``: the embedded net_loc is empty, so the base's absence of one is inherited); Step
+    7 writes it ``/.//evil/x`` (``url.recombine``), as "the ".." syntax cannot be used to change
+    the <net_loc> of a URL" (§5.2), and no resolution may create a host neither URL had.
 
 Many links share one base, so :class:`Resolver` parses the base once; :func:`resolve` keeps a
 small cache of resolvers.
@@ -209,7 +211,11 @@ class _RFC1808(Resolver):
                 path += ";" + params
             if query:
                 path += "?" + query
-            return self._prefix + path + (f"#{fragment}" if fragment else "")  # Step 7
+            # Step 7, as recombine writes it: decision (e) for a "//" path with no net_loc
+            prefix = (
+                self._prefix + "/." if path[:2] == "//" and self._netloc is None else self._prefix
+            )
+            return prefix + path + (f"#{fragment}" if fragment else "")
         # Step 5: "If the embedded URL path is empty (and not preceded by a slash), then the
         # embedded URL inherits the base URL path, and
         if not path:
@@ -281,7 +287,8 @@ class _RFC1808(Resolver):
             step("Step 4", "the path begins with '/': skip to Step 7", url)
             # as resolve writes it: the base's scheme and net_loc, then the path as it is
             rest = URLParts("", "", "", url.params, url.query, url.fragment)
-            return _step7(self._prefix + url.path + str(rest), trace)
+            dot = "/." if url.path[:2] == "//" and self._netloc is None else ""  # decision (e)
+            return _step7(self._prefix + dot + url.path + str(rest), trace)
         if not url.path:
             if url.params:
                 rule, action = (
