@@ -110,7 +110,10 @@ def test_tsv_writes_plain_values_as_they_are() -> None:
     assert out.getvalue().split("\n")[1].split("\t")[1] == 'plain "quoted", with comma'
 
 
-_CONTROL = re.compile(r"%(0[0-9A-F]|1[0-9A-F]|7F|C2%(?:8[0-9A-F]|9[0-9A-F])|E2%80%A[89])")
+# the percent-encoded controls, line separators and bidi overrides (E2 80 AA-AE, E2 81 A6-A9)
+_CONTROL = re.compile(
+    r"%(0[0-9A-F]|1[0-9A-F]|7F|C2%(?:8[0-9A-F]|9[0-9A-F])|E2%80%A[89A-E]|E2%81%A[6-9])"
+)
 
 
 def test_text_is_one_url_per_line_with_controls_percent_encoded() -> None:
@@ -207,3 +210,9 @@ def test_a_warc_target_uri_with_escapes_reaches_neither_the_table_nor_stderr(
     assert status == 1
     assert "\x1b" not in captured.err and "\x07" not in captured.err
     assert "crawl.warc.gz#http://w.example/\\x1b[2J\\x1b]2\\x07/" in captured.err
+
+
+def test_text_format_percent_encodes_bidi_overrides() -> None:
+    # U+202E reorders what a terminal shows: x<RLO>gnp.exe reads as xexe.png
+    links = extract_links(b'<a href="x&#x202e;gnp.exe">', url="http://e.example/")
+    assert FORMATS["text"].render(links) == "http://e.example/x%E2%80%AEgnp.exe\n"

@@ -266,8 +266,16 @@ def test_urlparts_like_urllib_with_rfc1738_default_ports(
 # --- baselinks check ---------------------------------------------------------------------------
 
 
+def test_check_command_exits_0_only_when_no_rule_is_broken(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "https://example.com/a", "ftp://h/f;type=a", "g"]) == 0
+    assert main(["check", "https://example.com/a", "http://h:/"]) == 1
+    capsys.readouterr()
+
+
 def test_check_command_as_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "http://u@h:/x", "https://example.com/a", "g"]) == 0
+    assert main(["check", "http://u@h:/x", "https://example.com/a", "g"]) == 1  # a rule broken
     first, second, third = (json.loads(line) for line in capsys.readouterr().out.splitlines())
     assert first["production"] == "httpurl"
     assert [(c["name"], c["text"]) for c in first["components"]] == [
@@ -299,7 +307,7 @@ def test_check_command_on_a_terminal(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdout.isatty", lambda: True)
-    assert main(["check", "ftp://h/f;type=x", "http://a/\x1b[31m"]) == 0
+    assert main(["check", "ftp://h/f;type=x", "http://a/\x1b[31m"]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[:6] == [
         "ftp://h/f;type=x",

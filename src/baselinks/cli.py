@@ -255,9 +255,12 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
+    """1 when some URL breaks a rule (as a linter exits), so that a script can test it."""
     as_json = args.json or not out.isatty()
+    broken = False
     for url in args.urls:
         found = analyse(url)
+        broken = broken or bool(found.problems)
         if as_json:
             record = {
                 "url": url,
@@ -279,7 +282,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             print(f"  ! {p.code} in {p.component} [{p.span[0]}:{p.span[1]}]: {p.rule}", file=out)
         if found.production and not found.problems:
             print("  ok: no rule broken", file=out)
-    return 0
+    return 1 if broken else 0
 
 
 def _inputs(

@@ -122,15 +122,23 @@ def _percent(match: re.Match[str]) -> str:
     return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8"))
 
 
+# What the text format percent-encodes: the controls and line separators (CONTROL_CHARACTERS),
+# and the bidirectional embeddings, overrides and isolates, which reorder what a terminal shows
+# (`http://e.com/\u202egnp.exe` reads as ...exe.png; errors.printable escapes the same ones).
+_TEXT_ESCAPED = re.compile(
+    CONTROL_CHARACTERS.pattern.removesuffix("]") + "\u202a-\u202e\u2066-\u2069]"
+)
+
+
 def _percent_encoded(url: str) -> str:
-    return CONTROL_CHARACTERS.sub(_percent, url)
+    return _TEXT_ESCAPED.sub(_percent, url)
 
 
 def _text(links: Sequence[Link]) -> str:
-    """The absolute URL, one per line. A control character (or a line separator) in a URL is
-    percent-encoded, as a URL serializer would (WHATWG URL "C0 control percent-encode set"):
-    ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``."""
-    search = CONTROL_CHARACTERS.search
+    """The absolute URL, one per line. A control character (or a line separator, or a bidi
+    override) in a URL is percent-encoded, as a URL serializer would (WHATWG URL "C0 control
+    percent-encode set"): ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``."""
+    search = _TEXT_ESCAPED.search
     return "".join(
         [
             (link.url if search(link.url) is None else _percent_encoded(link.url)) + "\n"
