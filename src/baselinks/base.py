@@ -172,11 +172,12 @@ BASE_ELEMENT = "base"
 # The first <base> element with an href attribute in tree order
 # (https://html.spec.whatwg.org/#document-base-url: "the first base element ... that has an
 # href attribute"). lxml's HTML parser gives SVG and MathML elements no namespace, so their
-# `base` (and anything inside <template>, which is inert) is excluded by ancestry. So is a <base> inside <noscript>, as a browser with
-# scripting enabled (every browser by default) parses the page: "A start tag whose tag name is
-# "noscript", if the scripting flag is enabled: Follow the generic raw text element parsing
-# algorithm" (https://html.spec.whatwg.org/#parsing-main-inhead and #parsing-main-inbody), so
-# that <base> is text, not an element. libxml2 parses noscript content as elements, as a
+# `base` (and anything inside <template>, which is inert) is excluded by ancestry. So is a
+# <base> inside <noscript>, as a browser with scripting enabled (every browser by default)
+# parses the page: "A start tag whose tag name is "noscript", if the scripting flag is
+# enabled: Follow the generic raw text element parsing algorithm"
+# (https://html.spec.whatwg.org/#parsing-main-inhead and #parsing-main-inbody), so that
+# <base> is text, not an element. libxml2 parses noscript content as elements, as a
 # browser without scripting would; the links in it are still reported, with "in-noscript".
 _NOT_IN = ("template", "noscript", "svg", "math")
 

@@ -5,7 +5,7 @@ conditions and kind rules rows name); this module is how: :func:`raw_links` give
 :class:`RawLink` for each URL of a parsed document, in document order, with where it lives
 (INERT_TEMPLATE, IN_NOSCRIPT), and :func:`header_links` those of an HTTP response's headers.
 The two are split so that adding a link attribute is one row in a module with no lxml and no
-loop, and the hot loop here is read without the table's 250 lines around it. Python visits
+loop, and the hot loop here is read without the table's 400 lines around it. Python visits
 each element once and reads no further than its attribute names unless one of them is in
 the table.
 """
@@ -74,14 +74,16 @@ __all__ = [
 ]
 
 # The walker's plan for one tag: for each attribute name, its rows as plain tuples (row number,
-# attr, syntax, kind or kind rule, condition or None, whether `codebase` applies, the row's
-# problem codes, what an absent attribute stands for), with the conditions that depend on the
+# attr, syntax, kind, its kind rule or None, condition or None, whether `codebase` applies, the
+# row's problem codes, what an absent attribute stands for), with the conditions that depend on the
 # tag alone already decided. Built on first sight of a tag, then looked up; the walker looks up
 # the element's own attribute names (two or three) instead of trying every row of the tag (ten
 # for <img>), and sorts by row number to keep the table's order. Rows read even when their
 # attribute is absent (form action) are under the key _MISSING too.
-_Kind = str | Callable[[Any, str, str], str]
-_Step = tuple[int, str, str, _Kind, Callable[[Any], bool] | None, bool, tuple[str, ...], str | None]
+_Rule = Callable[[Any, str, str], str] | None
+_Step = tuple[
+    int, str, str, str, _Rule, Callable[[Any], bool] | None, bool, tuple[str, ...], str | None
+]
 _Plan = dict[str, tuple[_Step, ...]]
 _MISSING = ""
 # A pair given with `attributes=`: its spec, which tells it from the table's own rows.
@@ -139,19 +141,19 @@ class _Table:
             if added and source.attr in plan:
                 # The table reads this attribute of this tag already: the pair adds it only
                 # where none of those rows applies (href on a <div> outside SVG).
-                conditions = [step[4] for step in plan[source.attr]]
+                conditions = [step[5] for step in plan[source.attr]]
                 if None in conditions:
                     continue
                 when = partial(_none_applies, tuple(c for c in conditions if c is not None))
             # a row names the codebase rule; a caller's pair gets it where base.py says
             codebase = (added or source.base == CODEBASE) and codebase_applies(tag, source.attr)
             codes: tuple[str, ...] = (source.problem,) if source.problem else ()
-            kind: _Kind = KIND_RULES.get(source.kind, source.kind)
             step: _Step = (
                 number,
                 source.attr,
                 source.syntax,
-                kind,
+                source.kind,
+                KIND_RULES.get(source.kind),
                 when,
                 codebase,
                 codes,
@@ -270,14 +272,14 @@ def _element_links(
         steps.extend(step for step in missing if step[1] not in keys)
     if len(steps) > 1:
         steps.sort(key=_row_number)
-    for _, attr, syntax, rule, when, by_codebase, codes, absent in steps:
+    for _, attr, syntax, kind, rule, when, by_codebase, codes, absent in steps:
         if when is not None and not when(element):
             continue
         value = element.get(attr, absent)
         if placed:
             codes += placed
-        # a kind of KINDS, or a rule of linktable.KIND_RULES the row names ("rel", "foreign")
-        kind = rule if isinstance(rule, str) else rule(element, tag, rel)
+        if rule is not None:  # the row's kind names a rule of KIND_RULES ("rel", "foreign")
+            kind = rule(element, tag, rel)
         if syntax == URL:
             codebase = element.get(CODEBASE) if by_codebase else None
             out.append(
@@ -316,6 +318,9 @@ def _other_syntax(
         out.append(RawLink(value, tag, attr, kind, line, problems=codes, nested=True))
 
 
+_HOLDERS = dict(PLACEMENT_HOLDERS)  # <template>: INERT_TEMPLATE, <noscript>: IN_NOSCRIPT
+
+
 def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
     """The elements inside a ``<template>`` or a ``<noscript>``, each with its codes.
 
@@ -340,9 +345,6 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
                     codes = tuple(c for c in PLACEMENTS if c in codes or c == code)
                     placed[element] = codes
     return placed
-
-
-_HOLDERS = dict(PLACEMENT_HOLDERS)  # <template>: INERT_TEMPLATE, <noscript>: IN_NOSCRIPT
 
 
 def _text_links(
@@ -373,6 +375,7 @@ def raw_links(
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
     table = _table(attributes)
     link_attrs, always, text_rows = table.attrs, table.always, table.text
+    base_element = BASE_ELEMENT
     roots = [tree] if within is None else within
     placements = _placements(roots)
     placed: tuple[str, ...] = ()
@@ -386,7 +389,7 @@ def raw_links(
             if tag in text_rows:
                 _text_links(element, tag, text_rows[tag], placed, out)
             keys = element.keys()
-            if tag == BASE_ELEMENT:
+            if tag == base_element:
                 continue  # <base href> is the base (base.py), not a link
             if (not keys or link_attrs.isdisjoint(keys)) and tag not in always:
                 continue  # no link attribute
