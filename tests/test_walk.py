@@ -281,6 +281,7 @@ def test_the_table_as_written_imports() -> None:
         # <input src> would have been a link on every input
         ('when="type=image"', 'when="type=imgae"', "when 'type=imgae'"),
         ('when="3xx"', 'when="3XX"', "when '3XX'"),  # a header row's
+        ('"link", LINK_HEADER', '"link", SRCSET', "syntax 'srcset'"),  # no header reads that
         ('"poster", URL, "resource"', '"poster", URL, "resources"', "kind 'resources'"),
         ('"poster", URL, "resource"', '"poster", "uri", "resource"', "syntax 'uri'"),
         # codebase is the base of <object data>, whether the row says so or not

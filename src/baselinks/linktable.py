@@ -2,7 +2,7 @@
 
 The walk stage in two modules along the seam between *what* is found and *how*: this one is
 the table a newcomer edits to add a link attribute (one row, no code), and it imports neither
-lxml nor the walker; walk.py reads it and never names an attribute itself. Every name a row
+lxml nor the walker; walk.py reads it and names no link attribute itself. Every name a row
 gives (a ``when`` condition, a ``kind`` rule, a ``base`` rule) is a key of a registry below,
 and :func:`check` (run at import) refuses a row whose name is in none: a mistyped key fails
 when the package is imported, not silently as "always".
@@ -369,7 +369,9 @@ HEADER_CONDITIONS: dict[str, Callable[[int | None], bool]] = {
 }
 
 
-def check(sources: tuple[LinkSource, ...], conditions: set[str]) -> None:
+def check(
+    sources: tuple[LinkSource, ...], conditions: set[str], syntaxes: frozenset[str] = SYNTAXES
+) -> None:
     """Refuse a row whose names are in no registry (run at import, on both tables).
 
     Raises ValueError naming the row: a mistyped ``when`` would otherwise hold always, a
@@ -381,7 +383,7 @@ def check(sources: tuple[LinkSource, ...], conditions: set[str]) -> None:
             wrong.append(f"when {source.when!r}")
         if source.kind not in KINDS and source.kind not in KIND_RULES:
             wrong.append(f"kind {source.kind!r}")
-        if source.syntax not in SYNTAXES:
+        if source.syntax not in syntaxes:
             wrong.append(f"syntax {source.syntax!r}")
         if source.base not in ("", CODEBASE):
             wrong.append(f"base {source.base!r}")
@@ -399,4 +401,6 @@ def check(sources: tuple[LinkSource, ...], conditions: set[str]) -> None:
 
 
 check(LINK_SOURCES, set(TAG_CONDITIONS) | set(CONDITIONS))
-check(HEADER_LINK_SOURCES, set(HEADER_CONDITIONS))
+# what walk.header_links reads in a header's value
+HEADER_SYNTAXES = frozenset({URL, LINK_HEADER, REFRESH})
+check(HEADER_LINK_SOURCES, set(HEADER_CONDITIONS), HEADER_SYNTAXES)

@@ -423,12 +423,10 @@ def _header_values(value: str, tag: str, source: LinkSource) -> Iterator[RawLink
         for found in parse_link_header(value):
             kind = source.kind if rule is None else rule(None, tag, found.rel)
             yield RawLink(found.url, tag, source.attr, kind, None, rel=found.rel)
-    elif source.syntax == REFRESH:
+    else:  # REFRESH: the header rows are checked against linktable.HEADER_SYNTAXES
         url = parse_refresh(value)
         if url is not None:
             yield RawLink(url, tag, source.attr, source.kind, None)
-    else:
-        raise ValueError(f"header link source {source.attr!r}: no reader for {source.syntax!r}")
 
 
 class XPath(str):
