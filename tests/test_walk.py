@@ -416,3 +416,22 @@ def test_header_links_by_their_table(
     found = [(r.raw, r.attr, r.kind, r.rel) for r in header_links(status, headers)]
     assert found == expected
     assert all(r.tag == "http" for r in header_links(status, headers))
+
+
+def test_the_table_is_data_the_walker_reads_not_the_other_way() -> None:
+    import ast
+    from pathlib import Path
+
+    from baselinks import linktable
+
+    tree = ast.parse(Path(linktable.__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    }
+    # the base rules (BASE_ELEMENT, CODEBASE) and the whitespace of enumerated attributes; no
+    # parser, no walker: a row is added without reading either
+    assert "base" in imported
+    assert not imported & {"walk", "anchor", "load", "sheets", "api"}
+    assert not {name for name in imported if name.split(".")[0] == "lxml"}
