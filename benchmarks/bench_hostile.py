@@ -89,6 +89,11 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "over-deep, then unclosed tags": (lambda n: OVER_DEEP + b"<a " * n, 25_000),
     "over-deep, then <![x]>": (lambda n: OVER_DEEP + b"<![x]><a href=y>" * n, 25_000),
     "over-deep, then stray end tags": (lambda n: OVER_DEEP + b"</x>" * n, 50_000),
+    # the walker's per-tag plans: kept for the tags the table names, shared beyond 1024 others
+    "distinct custom element names": (
+        lambda n: b"".join(b'<x-t%d src="u"></x-t%d>' % (i, i) for i in range(n)),
+        50_000,
+    ),
     "nested anchors, then <img>": (lambda n: nested_anchors(n, b"<img>"), 2_000),
     "nested anchors, then text": (lambda n: nested_anchors(n, b"word "), 2_000),
     "select, under deep nesting": (

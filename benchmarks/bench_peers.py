@@ -158,7 +158,7 @@ def scrapy(docs: Docs) -> int:
     from baselinks.walk import LINK_SOURCES
 
     tags = sorted({t for s in LINK_SOURCES if s.tags for t in s.tags})
-    attrs = sorted({s.attr for s in LINK_SOURCES})
+    attrs = sorted({s.attr for s in LINK_SOURCES if s.syntax != "css-text"})  # not <style> text
     extractor = LinkExtractor(tags=tags, attrs=attrs, deny_extensions=[], unique=False)
     count = 0
     for data, url in docs:

@@ -59,7 +59,7 @@ def scrapy_links(data: bytes, url: str) -> list[str] | None:
     except ImportError:
         return None
     tags = sorted({t for s in LINK_SOURCES if s.tags for t in s.tags})
-    attrs = sorted({s.attr for s in LINK_SOURCES})
+    attrs = sorted({s.attr for s in LINK_SOURCES if s.syntax != "css-text"})  # not <style> text
     extractor = LinkExtractor(tags=tags, attrs=attrs, deny_extensions=[], unique=False)
     response = HtmlResponse(url=url or "http://unknown.invalid/", body=data)
     try:

@@ -32,6 +32,7 @@ ALLOWED_THIRD_PARTY = {
     "tokens": set(),  # hand-written scans of markup for load: the standard library only
     "base": set(),
     "walk": {"lxml"},
+    "linktable": set(),  # the link-source table: data, no lxml
     "sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
     "anchor": {"lxml"},
     "containers": set(),

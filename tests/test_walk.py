@@ -249,3 +249,189 @@ def test_a_base_in_noscript_is_no_base_but_a_later_one_is() -> None:
     later = page + b'<base href="http://real.example/">'
     [link] = extract_links(later, url="http://e.com/d/")
     assert (link.url, link.base_source) == ("http://real.example/x", "content")
+
+
+# --- the table is the single source of truth, checked at import --------------------------------
+
+
+def _import_linktable_with(old: str, new: str) -> None:
+    """Execute linktable.py with ``old`` replaced by ``new``, as importing it would."""
+    import importlib.util
+    from pathlib import Path
+
+    from baselinks import linktable
+
+    source = Path(linktable.__file__).read_text(encoding="utf-8")
+    assert source.count(old) == 1, old
+    spec = importlib.util.spec_from_loader("baselinks._linktable_probe", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "baselinks"
+    exec(compile(source.replace(old, new), linktable.__file__, "exec"), module.__dict__)
+
+
+def test_the_table_as_written_imports() -> None:
+    _import_linktable_with('when="type=image"', 'when="type=image"')
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # before the check, a mistyped key was in no condition table, and so held always:
+        # <input src> would have been a link on every input
+        ('when="type=image"', 'when="type=imgae"', "when 'type=imgae'"),
+        ('when="3xx"', 'when="3XX"', "when '3XX'"),  # a header row's
+        ('"link", LINK_HEADER', '"link", SRCSET', "syntax 'srcset'"),  # no header reads that
+        ('"poster", URL, "resource"', '"poster", URL, "resources"', "kind 'resources'"),
+        ('"poster", URL, "resource"', '"poster", "uri", "resource"', "syntax 'uri'"),
+        # codebase is the base of <object data>, whether the row says so or not
+        ('base=CODEBASE,\n        spec="#attr-object-data', 'spec="#attr-object-data', "base ''"),
+    ],
+)
+def test_a_mistyped_name_in_the_table_fails_at_import(old: str, new: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        _import_linktable_with(old, new)
+
+
+def test_every_row_names_only_what_a_registry_holds() -> None:
+    from baselinks.linktable import (
+        CONDITIONS,
+        HEADER_CONDITIONS,
+        HEADER_LINK_SOURCES,
+        KIND_RULES,
+        KINDS,
+        LINK_SOURCES,
+        TAG_CONDITIONS,
+    )
+
+    for source in LINK_SOURCES:
+        assert not source.when or source.when in TAG_CONDITIONS.keys() | CONDITIONS.keys()
+        assert source.kind in KINDS or source.kind in KIND_RULES
+    for source in HEADER_LINK_SOURCES:
+        assert not source.when or source.when in HEADER_CONDITIONS
+    from baselinks import KINDS as PUBLIC_KINDS
+    from baselinks.api import KINDS as API_KINDS
+
+    assert PUBLIC_KINDS is API_KINDS is KINDS  # defined once, with the table
+
+
+def test_the_plan_cache_stays_bounded() -> None:
+    from baselinks import walk
+
+    table = walk._Table(walk.LINK_SOURCES)
+    # a page of distinct custom element names, each with a link attribute
+    names = [f"x-e{i}" for i in range(walk._UNNAMED_PLANS * 3)]
+    for name in names:
+        plan = table.plans.get(name) or table.plan(name)
+        # every row for any element applies to a custom element (its two own rows too)
+        assert set(plan) == {s.attr for s in walk.LINK_SOURCES if s.tags is None}
+    assert len(table.plans) == len(table.named) + walk._UNNAMED_PLANS
+    # one plan per answer to the tag conditions, shared by every tag that gives it
+    assert len(table.by_class) == 1
+    assert table.plan("x-e1") is table.plan(names[-1])
+    # tags the table names are kept whatever the page's other names
+    assert "srcset" in table.plan("img") and "img" in table.plans
+
+
+def test_a_page_of_distinct_custom_elements_is_walked_with_few_plans() -> None:
+    from baselinks import walk
+
+    html = "".join(f'<x-e{i} src="u{i}">' for i in range(3000))
+    links = _found(html)
+    assert len(links) == 3000
+    assert links[-1] == ("u2999", "x-e2999", "src", "other", ())
+    assert len(walk._TABLE.plans) <= len(walk._TABLE.named) + walk._UNNAMED_PLANS
+
+
+# The rules rows name: kind by rel, foreign kind, codebase, <style> text
+NAMED_RULES = [
+    ('<link rel="Stylesheet" href="s.css">', [("s.css", "link", "href", "resource", ())]),
+    ('<link rel="next" href="n.html">', [("n.html", "link", "href", "link", ())]),
+    ('<link href="n.html">', [("n.html", "link", "href", "link", ())]),
+    ('<svg><a href="a.svg">a</a></svg>', [("a.svg", "a", "href", "link", ())]),
+    ('<svg><use href="#i"></use></svg>', [("#i", "use", "href", "resource", ())]),
+    (
+        "<style>@import 'i.css'; p { background: url(b.png) }</style>",
+        [
+            ("i.css", "style", "@import", "resource", ()),
+            ("b.png", "style", "url()", "resource", ()),
+        ],
+    ),
+    (
+        "<svg><style>g { fill: url(f.svg#g) }</style></svg>",
+        [("f.svg#g", "style", "url()", "resource", ())],
+    ),
+]
+
+
+@pytest.mark.parametrize(("html", "expected"), NAMED_RULES)
+def test_the_rules_rows_name(html: str, expected: list[Found]) -> None:
+    assert _found(html) == expected
+
+
+def test_codebase_is_given_to_the_rows_that_name_it() -> None:
+    tree = parse_html(
+        '<object codebase="cb/" data="d.swf" classid="c.class" usemap="#m"></object>'
+        '<applet codebase="ab/" code="A.class" archive="a.jar, b.jar"></applet>'
+    )
+    found = [(r.tag, r.attr, r.raw, r.codebase) for r in raw_links(tree)]
+    assert found == [
+        ("object", "data", "d.swf", "cb/"),
+        ("object", "codebase", "cb/", None),
+        ("object", "classid", "c.class", "cb/"),
+        ("object", "usemap", "#m", None),
+        ("applet", "codebase", "ab/", None),
+        ("applet", "archive", "a.jar", "ab/"),
+        ("applet", "archive", "b.jar", "ab/"),
+        ("applet", "code", "A.class", "ab/"),
+    ]
+    # a caller's pair gets it where base.codebase_applies says: <object code> is HTML 4's rule
+    pair = raw_links(
+        parse_html('<object codebase="cb/" code="X.class"></object>'), None, (("object", "code"),)
+    )
+    assert [(r.attr, r.codebase) for r in pair] == [("codebase", None), ("code", "cb/")]
+
+
+# Header links, by the rows of HEADER_LINK_SOURCES: (status, headers, [(raw, attr, kind, rel)])
+HEADERS = [
+    (301, [("Location", "/moved")], [("/moved", "location", "link", "")]),
+    (200, [("Location", "/not-a-redirect")], []),
+    (None, [("Location", "/no-status")], []),
+    (
+        200,
+        [("Link", '</s.css>; rel="stylesheet", </n>; rel=next')],
+        [("/s.css", "link", "resource", "stylesheet"), ("/n", "link", "link", "next")],
+    ),
+    (200, [("REFRESH", "5; url=/r")], [("/r", "refresh", "refresh", "")]),
+    (200, [("Content-Location", "/c")], []),  # a base (base.py), not a link
+]
+
+
+@pytest.mark.parametrize(("status", "headers", "expected"), HEADERS)
+def test_header_links_by_their_table(
+    status: int | None, headers: list[tuple[str, str]], expected: list[tuple[str, str, str, str]]
+) -> None:
+    from baselinks.walk import header_links
+
+    found = [(r.raw, r.attr, r.kind, r.rel) for r in header_links(status, headers)]
+    assert found == expected
+    assert all(r.tag == "http" for r in header_links(status, headers))
+
+
+def test_the_table_is_data_the_walker_reads_not_the_other_way() -> None:
+    import ast
+    from pathlib import Path
+
+    from baselinks import linktable
+
+    tree = ast.parse(Path(linktable.__file__).read_text(encoding="utf-8"))
+    imported = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    }
+    # the base rules (BASE_ELEMENT, CODEBASE) and the whitespace of enumerated attributes; no
+    # parser, no walker: a row is added without reading either
+    assert "base" in imported
+    assert not imported & {"walk", "anchor", "load", "sheets", "api"}
+    assert not {name for name in imported if name.split(".")[0] == "lxml"}

@@ -26,6 +26,7 @@ from .base import (
     encapsulating_base,
     establish_base,
     retrieval_base,
+    srcdoc_fallback,
     written_base,
 )
 from .batch import Input, Options, Source, Summary, Task, results
@@ -39,6 +40,7 @@ from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, check_mode, encoding_parse, resolver_class
 from .sheets import LOADERS, sheet_links
 from .walk import (
+    KINDS,
     PLACEMENTS,
     RawLink,
     attribute_pairs,
@@ -62,7 +64,6 @@ __all__ = [
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 P = ParamSpec("P")
 
-KINDS = ("link", "resource", "form", "refresh", "other")
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
 
@@ -212,10 +213,8 @@ def _document_links(
         if not raw.nested:
             links.append(link(raw))
         elif depth < MAX_SRCDOC_DEPTH:
-            # HTML §4.8.5: an iframe srcdoc document's fallback base is its container's base;
-            # that is RFC 1808 §3.2, the base of the encapsulating entity. Its own <base> wins.
             nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}")
-            inner = Base(base.url, BaseSource.ENCAPSULATING) if base.url else base
+            inner = srcdoc_fallback(base)  # its own <base> wins over it
             found = _document_links(nested, inner, mode, None, unread, depth + 1, attributes)
             placed = tuple(code for code in raw.problems if code in PLACEMENTS)
             if placed:  # an iframe in <template> or <noscript>: its document is too

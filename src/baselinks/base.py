@@ -26,12 +26,17 @@ from .resolve import Resolver, encoding_parse, resolve, resolver_class
 from .url import SCHEME_RE
 
 __all__ = [
+    "BASE_ELEMENT",
+    "CODEBASE",
+    "CODEBASE_ELEMENTS",
     "Base",
     "BaseSource",
+    "codebase_applies",
     "encapsulating_base",
     "establish_base",
     "retrieval_base",
     "saved_from_url",
+    "srcdoc_fallback",
     "written_base",
 ]
 
@@ -133,23 +138,54 @@ def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> B
     return base
 
 
+def srcdoc_fallback(container: Base) -> Base:
+    """The fallback base of an ``<iframe srcdoc>`` document: its container's base, as RFC 1808
+    §3.2's encapsulating entity (the empty base stays the default). Its own ``<base>`` wins,
+    as for any document (:func:`establish_base` over this fallback).
+
+    https://html.spec.whatwg.org/#fallback-base-url: "If document is an iframe srcdoc
+    document, then: [...] Return document's about base URL", which is set when the srcdoc is
+    navigated to: its container document's base URL.
+    """
+    return Base(container.url, BaseSource.ENCAPSULATING) if container.url else container
+
+
+# HTML 4 §13.3 (https://www.w3.org/TR/html401/struct/objects.html#adef-codebase-OBJECT):
+# codebase "specifies the base path used to resolve relative URIs specified by the classid,
+# data, and archive attributes"; of <applet> (§13.4, #adef-codebase-APPLET): "the base URI for
+# the applet", its code and archive. The link-source table's rows name it (base=CODEBASE); the
+# resolve stage resolves the codebase against the document's base, then the value against it.
+CODEBASE = "codebase"
+CODEBASE_ELEMENTS = frozenset({"object", "applet"})
+_CODEBASE_ATTRS = frozenset({"data", "classid", "archive", "code"})
+
+
+def codebase_applies(tag: str, attr: str) -> bool:
+    """Whether ``attr`` of a ``tag`` element resolves against the element's ``codebase``."""
+    return tag in CODEBASE_ELEMENTS and attr in _CODEBASE_ATTRS
+
+
+# https://html.spec.whatwg.org/#the-base-element: the <base> element's href is the document's
+# base (establish_base below), never a link; the walk passes it over.
+BASE_ELEMENT = "base"
+
 # The first <base> element with an href attribute in tree order
-# (https://html.spec.whatwg.org/#document-base-url: "the first base element ... that has an href
-# attribute"). lxml's HTML parser gives SVG and MathML elements no namespace, so their `base` (and
-# anything inside <template>, which is inert) is excluded by ancestry. So is a <base> inside
-# <noscript>, as a browser with scripting enabled (every browser by default) parses the page: "A
-# start tag whose tag name is "noscript", if the scripting flag is enabled: Follow the generic raw
-# text element parsing algorithm" (https://html.spec.whatwg.org/#parsing-main-inhead and
-# #parsing-main-inbody), so that <base> is text, not an element. libxml2 parses noscript content as
-# elements, as a browser without scripting would; the links in it are still reported, with
-# "in-noscript".
+# (https://html.spec.whatwg.org/#document-base-url: "the first base element ... that has an
+# href attribute"). lxml's HTML parser gives SVG and MathML elements no namespace, so their
+# `base` (and anything inside <template>, which is inert) is excluded by ancestry. So is a
+# <base> inside <noscript>, as a browser with scripting enabled (every browser by default)
+# parses the page: "A start tag whose tag name is "noscript", if the scripting flag is
+# enabled: Follow the generic raw text element parsing algorithm"
+# (https://html.spec.whatwg.org/#parsing-main-inhead and #parsing-main-inbody), so that
+# <base> is text, not an element. libxml2 parses noscript content as elements, as a
+# browser without scripting would; the links in it are still reported, with "in-noscript".
 _NOT_IN = ("template", "noscript", "svg", "math")
 
 
 def _base_elements(tree: Any) -> Iterator[Any]:
     # lxml's tag-filtered iteration, in C: the XPath "//base[@href][not(ancestor::...)]" took
     # a sixth of a parse on the corpus, testing ancestors of nothing.
-    for element in tree.iter("base"):
+    for element in tree.iter(BASE_ELEMENT):
         if element.get("href") is not None and next(element.iterancestors(*_NOT_IN), None) is None:
             yield element
 

@@ -1,10 +1,13 @@
-"""walk: the table of link sources (data), and a walker that finds links and never resolves.
+"""walk: the walker over the link-source table, giving a RawLink for each URL; never resolves.
 
-:data:`LINK_SOURCES` lists every place the HTML standard (and HTML 4, for the legacy
-attributes real pages still carry) puts a URL, and the lazy-load attributes real pages use
-(marked NONSTANDARD). :func:`raw_links` gives a :class:`RawLink` for each URL found, in document
-order, with where it lives (INERT_TEMPLATE, IN_NOSCRIPT). Python visits each element once and
-reads no further than its attribute names unless one of them is in the table.
+What is found is data, in linktable.py (:data:`LINK_SOURCES`, :data:`HEADER_LINK_SOURCES`, the
+conditions and kind rules rows name); this module is how: :func:`raw_links` gives a
+:class:`RawLink` for each URL of a parsed document, in document order, with where it lives
+(INERT_TEMPLATE, IN_NOSCRIPT), and :func:`header_links` those of an HTTP response's headers.
+The two are split so that adding a link attribute is one row in a module with no lxml and no
+loop, and the hot loop here is read without the table's 400 lines around it. Python visits
+each element once and reads no further than its attribute names unless one of them is in
+the table.
 """
 
 from __future__ import annotations
@@ -17,10 +20,36 @@ from lxml import etree
 from lxml.cssselect import CSSSelector, SelectorError
 
 from .anchor import anchor_text
+from .base import BASE_ELEMENT, CODEBASE, codebase_applies
 from .css import css_urls
 from .errors import SelectError
+from .linktable import (
+    COMMA_URLS,
+    CONDITIONS,
+    CSS,
+    CSS_TEXT,
+    HEADER_CONDITIONS,
+    HEADER_LINK_SOURCES,
+    IN_NOSCRIPT,
+    INERT_TEMPLATE,
+    KIND_RULES,
+    KINDS,
+    LINK_HEADER,
+    LINK_SOURCES,
+    NONSTANDARD,
+    PLACEMENT_HOLDERS,
+    PLACEMENTS,
+    REFRESH,
+    REL_ELEMENTS,
+    SRCDOC,
+    SRCSET,
+    TAG_CONDITIONS,
+    TEXT_ELEMENTS,
+    URL,
+    URLS,
+    LinkSource,
+)
 from .microsyntax import (
-    ASCII_WHITESPACE,
     parse_link_header,
     parse_refresh,
     parse_srcset,
@@ -31,6 +60,7 @@ __all__ = [
     "HEADER_LINK_SOURCES",
     "INERT_TEMPLATE",
     "IN_NOSCRIPT",
+    "KINDS",
     "LINK_SOURCES",
     "NONSTANDARD",
     "PLACEMENTS",
@@ -43,264 +73,25 @@ __all__ = [
     "select_roots",
 ]
 
-# How an attribute's value holds URLs.
-URL = "url"  # the whole value is one URL
-URLS = "urls"  # space-separated URLs
-COMMA_URLS = "comma-urls"  # comma-separated URLs (applet archive)
-SRCSET = "srcset"  # the srcset micro-syntax
-REFRESH = "refresh"  # <meta http-equiv=refresh content>
-CSS = "css"  # a style attribute's CSS
-SRCDOC = "srcdoc"  # a whole nested document
-
-
-class LinkSource(NamedTuple):
-    """One row of the table: which elements, which attribute, how it holds URLs, what for."""
-
-    tags: frozenset[str] | None  # None: any element
-    attr: str
-    syntax: str
-    kind: str  # "link" | "resource" | "form" | "refresh" | "other"; "rel" for <link>, by rel
-    when: str = ""  # a condition: a key of _TAG_CONDITIONS and/or _CONDITIONS
-    spec: str = ""
-    problem: str = ""  # a code every link of this row carries (NONSTANDARD)
-    missing: str | None = None  # what an absent attribute stands for (None: no link)
-
-
-# The code of a row outside the HTML standard and HTML 4 that real pages use for URLs (lazy
-# loading), and of a pair added with `attributes=`: a user who wants the standard only drops it.
-NONSTANDARD = "nonstandard-attribute"
-# Where a link lives (problem codes, not a field: every output format, the Spark schema and the
-# CONTRACT's record stay as they are, and a filter on `problems` is one a user already writes).
-# https://html.spec.whatwg.org/#the-template-element: "Templates provide a method for declaring
-# inert DOM subtrees": nothing in one is fetched, its <base> is no base.
-INERT_TEMPLATE = "inert-template"
-# https://html.spec.whatwg.org/#the-noscript-element: with scripting enabled (every browser
-# by default) the parser reads its content as raw text: no element in it exists.
-IN_NOSCRIPT = "in-noscript"
-PLACEMENTS = (INERT_TEMPLATE, IN_NOSCRIPT)  # in the order a link's problems give them
-
-
-def _tags(*names: str) -> frozenset[str]:
-    return frozenset(names)
-
-
-LINK_SOURCES: tuple[LinkSource, ...] = (
-    LinkSource(_tags("a", "area"), "href", URL, "link", spec="HTML §4.6 hyperlinks"),
-    LinkSource(_tags("link"), "href", URL, "rel", spec="HTML §4.2.4; kind from rel"),
-    LinkSource(_tags("a", "area"), "ping", URLS, "other", spec="HTML §4.6.6 hyperlink auditing"),
-    LinkSource(
-        _tags("img", "iframe", "frame", "embed", "audio", "video", "source", "track", "script"),
-        "src",
-        URL,
-        "resource",
-        spec="HTML embedded content",
-    ),
-    LinkSource(_tags("img", "source"), "srcset", SRCSET, "resource", spec="HTML §4.8.4.3"),
-    LinkSource(_tags("link"), "imagesrcset", SRCSET, "resource", spec="HTML §4.2.4 preload"),
-    LinkSource(_tags("input"), "src", URL, "resource", when="type=image", spec="HTML §4.10.5.1.20"),
-    LinkSource(
-        _tags("image"),
-        "src",
-        URL,
-        "resource",
-        when="not-svg",
-        spec="HTML §13.2.6.4.7: <image> is <img>",
-    ),
-    LinkSource(_tags("video"), "poster", URL, "resource", spec="HTML §4.8.9"),
-    LinkSource(_tags("object"), "data", URL, "resource", spec="HTML §4.8.7; HTML 4 codebase"),
-    LinkSource(_tags("object", "applet"), "codebase", URL, "resource", spec="HTML 4 §13.3"),
-    LinkSource(_tags("object", "applet"), "classid", URL, "resource", spec="HTML 4 §13.3"),
-    LinkSource(_tags("object"), "archive", URLS, "resource", spec="HTML 4 §13.3 (space-separated)"),
-    LinkSource(
-        _tags("applet"), "archive", COMMA_URLS, "resource", spec="HTML 4 §13.4 (comma-separated)"
-    ),
-    LinkSource(_tags("applet"), "code", URL, "resource", spec="HTML 4 §13.4"),
-    # https://html.spec.whatwg.org/#form-submission-algorithm: "If action is the empty string,
-    # let action be the URL of the form document" (an absent action is the empty string too).
-    LinkSource(
-        _tags("form"), "action", URL, "form", missing="", spec="HTML #form-submission-algorithm"
-    ),
-    LinkSource(
-        _tags("button", "input"), "formaction", URL, "form", spec="HTML #attr-fs-formaction"
-    ),
-    LinkSource(
-        _tags("blockquote", "q", "del", "ins"),
-        "cite",
-        URL,
-        "link",
-        spec="HTML §4.4.4, §4.5.7, §4.7",
-    ),
-    LinkSource(_tags("img", "frame", "iframe"), "longdesc", URL, "link", spec="HTML 4 §13.2"),
-    LinkSource(_tags("img"), "lowsrc", URL, "resource", spec="Netscape extension"),
-    LinkSource(_tags("img"), "dynsrc", URL, "resource", spec="Internet Explorer extension"),
-    LinkSource(_tags("img", "input", "object"), "usemap", URL, "other", spec="HTML §4.8.15"),
-    LinkSource(
-        # https://html.spec.whatwg.org/#tables-2: "When a table, thead, tbody, tfoot, tr, td,
-        # or th element has a background attribute set to a non-empty value, the new value is
-        # expected to be encoding-parsed relative to the element's node document, and if that
-        # does not return failure, the user agent is expected to treat the attribute as a
-        # presentational hint setting the element's 'background-image' property"
-        _tags("body", "table", "thead", "tbody", "tfoot", "tr", "td", "th"),
-        "background",
-        URL,
-        "resource",
-        spec="HTML #tables-2, #the-page (obsolete, still rendered)",
-    ),
-    LinkSource(_tags("head"), "profile", URLS, "other", spec="HTML 4 §7.4.4.3"),
-    LinkSource(_tags("html"), "manifest", URL, "resource", spec="HTML (obsolete appcache)"),
-    LinkSource(None, "itemtype", URLS, "other", spec="HTML §5.2.2 microdata"),
-    LinkSource(None, "itemid", URL, "other", spec="HTML §5.2.2 microdata"),
-    LinkSource(
-        _tags("param"), "value", URL, "resource", when="valuetype=ref", spec="HTML 4 §13.3.2"
-    ),
-    LinkSource(
-        _tags("meta"),
-        "content",
-        REFRESH,
-        "refresh",
-        when="http-equiv=refresh",
-        spec="HTML §4.2.5.3",
-    ),
-    LinkSource(None, "style", CSS, "resource", spec="CSS url(), image-set() in style attributes"),
-    LinkSource(
-        _tags("iframe"),
-        "srcdoc",
-        SRCDOC,
-        "other",
-        spec="HTML §4.8.5: its links, its container's base",
-    ),
-    LinkSource(
-        None, "href", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"
-    ),
-    LinkSource(None, "src", URL, "other", when="custom-element", spec="HTML §4.13 custom elements"),
-    LinkSource(None, "href", URL, "foreign", when="foreign-href", spec="SVG 2 / MathML href"),
-    LinkSource(None, "xlink:href", URL, "foreign", when="svg-or-math", spec="SVG 1.1 / XLink"),
-    # Lazy loading: a page's script copies these into src/srcset (or a CSS background) when
-    # the element scrolls into view. None is in a standard; each is read by web archivers'
-    # extractors: Heritrix's ExtractorHTML (data-src, data-srcset, data-original,
-    # data-original-set), Browsertrix's autofetch (data-src, data-srcset on img, video, audio,
-    # source), lazysizes and its unveilhooks plugin (data-src, data-srcset, data-bg,
-    # data-poster); data-lazy-src(set) is WordPress's lazy-load plugins', data-lazy slick's.
-    *(
-        LinkSource(None, attr, syntax, kind, problem=NONSTANDARD, spec="lazy loading")
-        for attr, syntax, kind in (
-            ("data-src", URL, "resource"),
-            ("data-srcset", SRCSET, "resource"),
-            ("data-original", URL, "resource"),
-            ("data-original-set", SRCSET, "resource"),
-            ("data-lazy-src", URL, "resource"),
-            ("data-lazy-srcset", SRCSET, "resource"),
-            ("data-bg", URL, "resource"),
-            ("data-background", URL, "resource"),
-            ("data-poster", URL, "resource"),
-            # a clickable row or card (and Facebook's social plugins' page): a hyperlink
-            ("data-href", URL, "link"),
-        )
-    ),
-    # slick's: on other elements data-lazy is a flag ("true" on a <link>, in the corpus)
-    LinkSource(
-        _tags("img", "source", "iframe"),
-        "data-lazy",
-        URL,
-        "resource",
-        problem=NONSTANDARD,
-        spec="lazy loading",
-    ),
-)
-"""Every link source; `<style>` element text (CSS ``url()`` and ``@import``) is walked too."""
-
-# The HTML elements whose own href rows are above; the foreign rows skip them.
-_HTML_HREF = frozenset({"a", "area", "link", "base"})
-# The <base> element's href is the base, not a link.
-
-# A row's condition has a part on the tag alone, decided once when the tag's plan is built,
-# and a part on the element, checked for each element. A condition missing from a table holds.
-_TAG_CONDITIONS: dict[str, Callable[[str], bool]] = {
-    # href on a/area/link/base has its own HTML rows (or is the base): not counted twice here
-    "foreign-href": lambda tag: tag not in _HTML_HREF,
-    "custom-element": lambda tag: _is_custom_element(tag),
-}
-_CONDITIONS: dict[str, Callable[[Any], bool]] = {
-    "type=image": lambda el: (el.get("type") or "").strip(ASCII_WHITESPACE).lower() == "image",
-    "valuetype=ref": lambda el: (
-        (el.get("valuetype") or "").strip(ASCII_WHITESPACE).lower() == "ref"
-    ),
-    "http-equiv=refresh": lambda el: (
-        (el.get("http-equiv") or "").strip(ASCII_WHITESPACE).lower() == "refresh"
-    ),
-    "svg-or-math": lambda el: _in_svg_or_math(el),
-    "foreign-href": lambda el: _in_svg_or_math(el),
-    "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
-}
-
-# HTML §4.13.2 "valid custom element name": a lower-case ASCII letter first, a hyphen inside,
-# and not one of the SVG/MathML names below. (<lazy-image src>, <phoenix-super-link href>:
-# URLs a page's scripts load; kind "other" as their meaning is the page's own.)
-_RESERVED_CUSTOM = frozenset(
-    {
-        "annotation-xml",
-        "color-profile",
-        "font-face",
-        "font-face-src",
-        "font-face-uri",
-        "font-face-format",
-        "font-face-name",
-        "missing-glyph",
-    }
-)
-
-
-_FOREIGN_ROOTS = ("svg", "math")
-
-
-def _in_svg_or_math(element: Any) -> bool:
-    # The <svg> or <math> element itself is in its namespace too: 'A start tag whose tag name
-    # is "svg"': "Insert a foreign element for the token, with SVG namespace" (and "math",
-    # MathML's; https://html.spec.whatwg.org/#parsing-main-inbody). Its href is SVG's or
-    # MathML's; lxml's HTML parser gives it no namespace, so the tag tells.
-    if element.tag in _FOREIGN_ROOTS:
-        return True
-    return next(element.iterancestors(*_FOREIGN_ROOTS), None) is not None
-
-
-def _in_math(element: Any) -> bool:
-    return element.tag == "math" or next(element.iterancestors("math"), None) is not None
-
-
-def _is_custom_element(tag: str) -> bool:
-    return "-" in tag and "a" <= tag[0] <= "z" and ":" not in tag and tag not in _RESERVED_CUSTOM
-
-
-# <link rel> tokens that make the linked thing a resource the page loads.
-_RESOURCE_RELS = frozenset(
-    {
-        "stylesheet",
-        "icon",
-        "shortcut",
-        "apple-touch-icon",
-        "apple-touch-icon-precomposed",
-        "mask-icon",
-        "preload",
-        "modulepreload",
-        "prefetch",
-        "prerender",
-        "manifest",
-    }
-)
-
 # The walker's plan for one tag: for each attribute name, its rows as plain tuples (row number,
-# attr, syntax, kind, condition or None, whether `codebase` applies, the row's problem codes,
-# what an absent attribute stands for), with the conditions that depend on the tag alone
-# already decided. Built on first sight of a tag, then looked up; the walker looks up the
-# element's own attribute names (two or three) instead of trying every row of the tag (ten for
-# <img>), and sorts by row number to keep the table's order. Rows read even when their attribute
-# is absent (form action) are under the key _MISSING too.
-_Step = tuple[int, str, str, str, Callable[[Any], bool] | None, bool, tuple[str, ...], str | None]
+# attr, syntax, kind, its kind rule or None, condition or None, whether `codebase` applies, the
+# row's problem codes, what an absent attribute stands for), with the conditions that depend on the
+# tag alone already decided. Built on first sight of a tag, then looked up; the walker looks up
+# the element's own attribute names (two or three) instead of trying every row of the tag (ten
+# for <img>), and sorts by row number to keep the table's order. Rows read even when their
+# attribute is absent (form action) are under the key _MISSING too.
+_Rule = Callable[[Any, str, str], str] | None
+_Step = tuple[
+    int, str, str, str, _Rule, Callable[[Any], bool] | None, bool, tuple[str, ...], str | None
+]
+_Plan = dict[str, tuple[_Step, ...]]
 _MISSING = ""
-# HTML 4 §13.3: codebase is the base of these attributes of <object> and <applet>.
-_CODEBASE_ATTRS = frozenset({"data", "classid", "archive", "code"})
 # A pair given with `attributes=`: its spec, which tells it from the table's own rows.
 _ADDED = "added by the caller"
+# How many plans of tags the table does not name are kept (beside one per tag it names). Such
+# a tag's plan is that of every tag with the same answers to TAG_CONDITIONS, so a page of a
+# million distinct custom element names builds few plans and keeps at most this many entries.
+_UNNAMED_PLANS = 1024
 
 
 class _Table:
@@ -308,37 +99,61 @@ class _Table:
 
     def __init__(self, sources: tuple[LinkSource, ...]) -> None:
         self.sources = sources
-        self.plans: dict[str, dict[str, tuple[_Step, ...]]] = {}
+        self.plans: dict[str, _Plan] = {}
+        # the plans of tags no row names, by their answers to TAG_CONDITIONS
+        self.by_class: dict[tuple[bool, ...], _Plan] = {}
+        self.named = frozenset(tag for s in sources if s.tags for tag in s.tags)
+        self.limit = len(self.named) + _UNNAMED_PLANS
         # Every attribute name some row reads: an element without one of them is passed over,
-        # unless its tag has a row read when the attribute is absent.
-        self.attrs = frozenset(s.attr for s in sources)
+        # unless its tag has a row read when the attribute is absent, or one that reads its text.
+        self.attrs = frozenset(s.attr for s in sources if s.syntax != CSS_TEXT)
         self.always = frozenset(
             tag for s in sources if s.missing is not None and s.tags for tag in s.tags
         )
+        self.text: dict[str, LinkSource] = {
+            tag: s for s in sources if s.syntax == CSS_TEXT and s.tags for tag in s.tags
+        }
 
-    def plan(self, tag: str) -> dict[str, tuple[_Step, ...]]:
-        plan: dict[str, tuple[_Step, ...]] = {}
+    def plan(self, tag: str) -> _Plan:
+        if tag in self.named:
+            plan = self._build(tag)
+        else:
+            key = tuple(on_tag(tag) for on_tag in TAG_CONDITIONS.values())
+            found = self.by_class.get(key)
+            plan = self.by_class[key] = self._build(tag) if found is None else found
+            if len(self.plans) >= self.limit:
+                return plan
+        self.plans[tag] = plan
+        return plan
+
+    def _build(self, tag: str) -> _Plan:
+        plan: _Plan = {}
         for number, source in enumerate(self.sources):
             if source.tags is not None and tag not in source.tags:
                 continue
-            on_tag = _TAG_CONDITIONS.get(source.when)
+            if source.syntax == CSS_TEXT:
+                continue  # the element's text, read before its attributes (raw_links)
+            on_tag = TAG_CONDITIONS.get(source.when)
             if on_tag is not None and not on_tag(tag):
                 continue
-            when = _CONDITIONS.get(source.when)
-            if source.spec == _ADDED and source.attr in plan:
+            when = CONDITIONS.get(source.when)
+            added = source.spec == _ADDED
+            if added and source.attr in plan:
                 # The table reads this attribute of this tag already: the pair adds it only
                 # where none of those rows applies (href on a <div> outside SVG).
-                conditions = [step[4] for step in plan[source.attr]]
+                conditions = [step[5] for step in plan[source.attr]]
                 if None in conditions:
                     continue
                 when = partial(_none_applies, tuple(c for c in conditions if c is not None))
-            codebase = tag in ("object", "applet") and source.attr in _CODEBASE_ATTRS
+            # a row names the codebase rule; a caller's pair gets it where base.py says
+            codebase = (added or source.base == CODEBASE) and codebase_applies(tag, source.attr)
             codes: tuple[str, ...] = (source.problem,) if source.problem else ()
             step: _Step = (
                 number,
                 source.attr,
                 source.syntax,
                 source.kind,
+                KIND_RULES.get(source.kind),
                 when,
                 codebase,
                 codes,
@@ -347,7 +162,6 @@ class _Table:
             plan[source.attr] = (*plan.get(source.attr, ()), step)
             if source.missing is not None:
                 plan[_MISSING] = (*plan.get(_MISSING, ()), step)
-        self.plans[tag] = plan
         return plan
 
 
@@ -439,11 +253,11 @@ def _element_links(
     line = element.sourceline
     rel = ""
     text = ""
-    if tag in ("a", "area", "link"):
+    if tag in REL_ELEMENTS:
         written = element.get("rel")
         if written:
             rel = " ".join(written.lower().split())
-        if tag != "link":
+        if tag in TEXT_ELEMENTS:
             text = anchor_text(element, nested)
     plan = table.plans.get(tag)
     if plan is None:
@@ -458,25 +272,21 @@ def _element_links(
         steps.extend(step for step in missing if step[1] not in keys)
     if len(steps) > 1:
         steps.sort(key=_row_number)
-    for _, attr, syntax, kind, when, codebase_applies, codes, absent in steps:
+    for _, attr, syntax, kind, rule, when, by_codebase, codes, absent in steps:
         if when is not None and not when(element):
             continue
         value = element.get(attr, absent)
         if placed:
             codes += placed
-        if kind == "rel":
-            kind = "resource" if _RESOURCE_RELS.intersection(rel.split()) else "link"
-        elif kind == "foreign":
-            # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things.
-            in_math = tag != "a" and _in_math(element)
-            kind = "link" if tag == "a" or in_math else "resource"
+        if rule is not None:  # the row's kind names a rule of KIND_RULES ("rel", "foreign")
+            kind = rule(element, tag, rel)
         if syntax == URL:
-            codebase = element.get("codebase") if codebase_applies else None
+            codebase = element.get(CODEBASE) if by_codebase else None
             out.append(
                 new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
             )
         elif syntax in (URLS, COMMA_URLS):
-            codebase = element.get("codebase") if codebase_applies else None
+            codebase = element.get(CODEBASE) if by_codebase else None
             for token in split_urls(value, "," if syntax == COMMA_URLS else None):
                 out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
         elif syntax == SRCSET:
@@ -508,6 +318,9 @@ def _other_syntax(
         out.append(RawLink(value, tag, attr, kind, line, problems=codes, nested=True))
 
 
+_HOLDERS = dict(PLACEMENT_HOLDERS)  # <template>: INERT_TEMPLATE, <noscript>: IN_NOSCRIPT
+
+
 def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
     """The elements inside a ``<template>`` or a ``<noscript>``, each with its codes.
 
@@ -517,12 +330,12 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
     placed: dict[Any, tuple[str, ...]] = {}
     for root in roots:
         # a root chosen by `select` may itself be inside one
-        above = {_code(holder) for holder in root.iterancestors("template", "noscript")}
+        above = {_HOLDERS[holder.tag] for holder in root.iterancestors(*_HOLDERS)}
         if above:
             codes = tuple(c for c in PLACEMENTS if c in above)
             placed.update((element, codes) for element in root.iter())
-        for holder in root.iter("template", "noscript"):
-            code = _code(holder)
+        for holder in root.iter(*_HOLDERS):
+            code = _HOLDERS[holder.tag]
             if code in placed.get(holder, ()):
                 continue  # inside an outer one of its kind: marked with it
             for element in holder.iterdescendants():
@@ -534,8 +347,16 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
     return placed
 
 
-def _code(holder: Any) -> str:
-    return INERT_TEMPLATE if holder.tag == "template" else IN_NOSCRIPT
+def _text_links(
+    element: Any, tag: str, source: LinkSource, placed: tuple[str, ...], out: list[RawLink]
+) -> None:
+    # A CSS_TEXT row (<style>): url(), image-set() and @import in the element's text, each with
+    # its line and its syntax as the attr.
+    codes = ((source.problem,) if source.problem else ()) + placed
+    base_line = element.sourceline or 1
+    for found in css_urls(element.text or ""):
+        line = base_line + found.line - 1
+        out.append(RawLink(found.url, tag, found.syntax, source.kind, line, problems=codes))
 
 
 def raw_links(
@@ -553,7 +374,8 @@ def raw_links(
     # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
     table = _table(attributes)
-    link_attrs, always = table.attrs, table.always
+    link_attrs, always, text_rows = table.attrs, table.always, table.text
+    base_element = BASE_ELEMENT
     roots = [tree] if within is None else within
     placements = _placements(roots)
     placed: tuple[str, ...] = ()
@@ -564,47 +386,47 @@ def raw_links(
             tag = element.tag
             if placements:
                 placed = placements.get(element, ())
-            if tag == "style":
-                # <style> element text: url(), image-set() and @import
-                text = element.text or ""
-                base_line = element.sourceline or 1
-                for found in css_urls(text):
-                    line = base_line + found.line - 1
-                    out.append(
-                        RawLink(found.url, "style", found.syntax, "resource", line, problems=placed)
-                    )
+            if tag in text_rows:
+                _text_links(element, tag, text_rows[tag], placed, out)
             keys = element.keys()
-            if tag == "base" or ((not keys or link_attrs.isdisjoint(keys)) and tag not in always):
-                continue  # no link attribute; <base href> is the base (base.py), not a link
+            if tag == base_element:
+                continue  # <base href> is the base (base.py), not a link
+            if (not keys or link_attrs.isdisjoint(keys)) and tag not in always:
+                continue  # no link attribute
             _element_links(element, tag, keys, table, placed, out, nested)
     return out
 
 
-# Links in HTTP response headers (of a WARC record, a raw response file, or `headers=`). They
-# are resolved against the retrieval URL, never the document's <base>: the header is not in it.
-HEADER_LINK_SOURCES: tuple[LinkSource, ...] = (
-    LinkSource(
-        _tags("http"), "location", URL, "link", when="3xx", spec="RFC 9110 §10.2.2, redirects"
-    ),
-    LinkSource(_tags("http"), "link", URL, "rel", spec="RFC 8288 §3; kind from rel"),
-    LinkSource(_tags("http"), "refresh", REFRESH, "refresh", spec="HTML §7.11.1, Refresh header"),
-)
+# The header rows by header name (lower case), each with the one tag its links carry.
+_HEADER_ROWS: dict[str, list[tuple[str, LinkSource]]] = {}
+for _source in HEADER_LINK_SOURCES:
+    for _tag in _source.tags or ():
+        _HEADER_ROWS.setdefault(_source.attr, []).append((_tag, _source))
 
 
 def header_links(status: int | None, headers: Iterable[tuple[str, str]]) -> Iterator[RawLink]:
-    """The links an HTTP response's headers carry, in header order (tag ``http``)."""
+    """The links an HTTP response's headers carry, in header order, by the rows of
+    :data:`HEADER_LINK_SOURCES` (tag ``http``); resolved against the retrieval URL, never the
+    document's ``<base>``: the header is not in it."""
     for key, value in headers:
-        name = key.lower()
-        if name == "location" and status is not None and 300 <= status < 400:
-            yield RawLink(value, "http", "location", "link", None)
-        elif name == "link":
-            for found in parse_link_header(value):
-                kind = "resource" if _RESOURCE_RELS.intersection(found.rel.split()) else "link"
-                yield RawLink(found.url, "http", "link", kind, None, rel=found.rel)
-        elif name == "refresh":
-            url = parse_refresh(value)
-            if url is not None:
-                yield RawLink(url, "http", "refresh", "refresh", None)
+        for tag, source in _HEADER_ROWS.get(key.lower(), ()):
+            condition = HEADER_CONDITIONS.get(source.when)
+            if condition is None or condition(status):
+                yield from _header_values(value, tag, source)
+
+
+def _header_values(value: str, tag: str, source: LinkSource) -> Iterator[RawLink]:
+    rule = KIND_RULES.get(source.kind)
+    if source.syntax == URL:
+        yield RawLink(value, tag, source.attr, source.kind, None)
+    elif source.syntax == LINK_HEADER:
+        for found in parse_link_header(value):
+            kind = source.kind if rule is None else rule(None, tag, found.rel)
+            yield RawLink(found.url, tag, source.attr, kind, None, rel=found.rel)
+    else:  # REFRESH: the header rows are checked against linktable.HEADER_SYNTAXES
+        url = parse_refresh(value)
+        if url is not None:
+            yield RawLink(url, tag, source.attr, source.kind, None)
 
 
 class XPath(str):
