@@ -40,6 +40,7 @@ ALLOWED_THIRD_PARTY = {
     "containers.mime": set(),
     "containers.warc": {"warcio"},
     "api": set(),
+    "link": set(),
     "batch": set(),
     "workers": set(),
     "write": set(),
@@ -96,6 +97,56 @@ def test_containers_only_read_they_never_parse_html_or_resolve() -> None:
                 assert node.module == "errors", (path.name, node.module)
 
 
+def _local_imports(module: str) -> set[str]:
+    """The package's modules that ``module`` imports, by name ("" for the package itself),
+    those imported for type checking only too: a cycle through them is a cycle in the design."""
+    path = _path(module)
+    parts = module.split(".") if module else []
+    package = parts if path.name == "__init__.py" else parts[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.level or node.module == "baselinks"):
+            # "from ..errors import x" in containers/warc.py: errors; "from baselinks import x": ""
+            within = package[: len(package) - node.level + 1] if node.level else []
+            relative = node.module if node.level else None
+            named = ".".join([*within, *(relative.split(".") if relative else [])])
+            if relative:
+                found.add(named)
+            else:  # "from . import rfc3986" names a module; "from . import __version__" not
+                for alias in node.names:
+                    child = f"{named}.{alias.name}" if named else alias.name
+                    found.add(child if child in ALLOWED_THIRD_PARTY else named)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "baselinks":
+                    found.add(alias.name.partition(".")[2])
+    found.discard(module)
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    return {module: _local_imports(module) for module in [*ALLOWED_THIRD_PARTY, ""]}
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    graph = _import_graph()
+    assert "link" in graph["write"] and "batch" in graph["api"]  # the graph is read right
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        if module in path:
+            cycle = " -> ".join((*path[path.index(module) :], module))
+            raise AssertionError(f"import cycle: {cycle}")
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
 def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() -> None:
     def local_imports(module: str) -> set[str]:
         tree = ast.parse((SRC / f"{module}.py").read_text(encoding="utf-8"))
@@ -108,11 +159,14 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
 
     # write: the Link record, the control-character set its text format percent-encodes (the
     # set diagnose flags), and the terminal escaping of its table (errors.printable)
-    assert local_imports("write") == {"api", "diagnose", "errors"}
+    assert local_imports("write") == {"link", "diagnose", "errors"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
-    # never resolves (api is imported for the Link type only)
-    assert local_imports("batch") == {"containers", "errors", "workers", "api"}
+    # never resolves (link is imported for the Link type only)
+    assert local_imports("batch") == {"containers", "errors", "workers", "link"}
+    # the pipeline (api) is above them all: nothing below it imports it
+    for below in ("batch", "write", "link", "output", "workers"):
+        assert "api" not in _local_imports(below), below
     for engine in ("url", "rfc3986", "resolve", "diagnose"):
         assert local_imports(engine) <= {"url", "rfc1738", "rfc3986", "errors"}, engine
     # the RFC 1738 grammar: its own modules, and url's login_bounds (one reading of a login)

@@ -18,9 +18,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, TextIO
 
-from .api import FIELDS, Link
 from .diagnose import CONTROL_CHARACTERS
 from .errors import printable
+from .link import FIELDS, Link
 
 __all__ = [
     "FORMATS",
