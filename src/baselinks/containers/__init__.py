@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import BinaryIO, cast
 
 from ..errors import InputError
-from .coding import inflate
+from .coding import DecodeError, inflate
 from .doctypes import HTML_TYPES, DocType, document_type, file_type, may_be_document
 from .entries import Entry, Part, Skipped
 from .httpmsg import (
@@ -117,7 +117,7 @@ def _gunzip(data: bytes, name: str) -> tuple[bytes, InputError | None]:
     decoded is kept). Trailing NULs (padding) are no damage: ``gzip -dc`` reads them too."""
     try:
         out, problem = inflate(data, 16 + zlib.MAX_WBITS)
-    except zlib.error as exc:
+    except DecodeError as exc:
         raise InputError(f"damaged gzip data: {exc}", name) from None
     except InputError as exc:
         raise exc.located(name) from None
