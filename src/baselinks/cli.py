@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import logging
 import os
 import signal
 import stat
@@ -25,27 +23,33 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
-from .api import KINDS, Summary, iter_rendered
-from .batch import display_name
-from .diagnose import diagnose
 from .errors import InputError, SelectError, URLError, describe, printable
-from .output import OutputError, open_output, standard_error
-from .resolve import MODES, Explanation, Resolver, Step, check_mode
-from .rfc1738 import analyse
-from .url import URLParts, parse
-from .workers import STOPPING, signals_held
-from .write import FORMATS
+
+if TYPE_CHECKING:
+    from .batch import Summary
+    from .resolve import Explanation
+    from .url import URLParts
+
+# The pipeline is imported by the command that runs it, inside its function: `baselinks
+# --version` imports only this module and errors.py (python -X importtime -m baselinks
+# --version), and `baselinks parse` no HTML parser.
+
+_VERSION = f"baselinks {__version__}"
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from .api import KINDS
+    from .resolve import MODES
+    from .write import FORMATS
+
     parser = argparse.ArgumentParser(
         prog="baselinks",
         description="Resolve links against their base URL exactly as RFC 1808 defines it.",
     )
-    parser.add_argument("--version", action="version", version=f"baselinks {__version__}")
+    parser.add_argument("--version", action="version", version=_VERSION)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ext = commands.add_parser(
@@ -196,6 +200,11 @@ def _print_explanation(exp: Explanation, problems: Sequence[str], out: TextIO) -
 
 
 def _resolve(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from .diagnose import diagnose
+    from .resolve import Explanation, Resolver, Step, check_mode
+
     resolver = Resolver(args.base, check_mode(args.mode))
     status = 0
     for ref in args.refs:
@@ -235,6 +244,10 @@ def _resolve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _parse(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from .url import parse
+
     as_json = args.json or not out.isatty()
     for url in args.urls:
         parts = parse(url)
@@ -255,6 +268,10 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from .rfc1738 import analyse
+
     as_json = args.json or not out.isatty()
     for url in args.urls:
         found = analyse(url)
@@ -291,6 +308,8 @@ def _inputs(
     directory that is no document (an image in a saved page's ``_files/``) is skipped. A
     directory that cannot be listed goes to ``unlisted``, and the walk goes on.
     """
+    from .batch import display_name
+
     for given in paths or ["-"]:
         if given == "-":
             yield "-", None, True
@@ -311,6 +330,10 @@ def _inputs(
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
+    from .api import iter_rendered
+    from .batch import Summary, display_name
+    from .write import FORMATS
+
     header, render = FORMATS[args.format or ("table" if out.isatty() else "jsonl")]
     summary = Summary()
     started = time.monotonic()
@@ -413,6 +436,15 @@ _COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse, "check":
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status instead of exiting."""
+    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["--version"]:
+        # What argparse would print (it acts on --version as soon as it reads it), before
+        # anything else is imported.
+        print(_VERSION)
+        return 0
+    import logging
+
+    from .output import standard_error
+
     standard_error()
     parser = _build_parser()
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
@@ -426,6 +458,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .output import OutputError, open_output
+    from .workers import signals_held
+
     output = None
     try:
         with signals_held():  # a temporary file, once made, is known, to be removed
@@ -471,6 +506,7 @@ def _stoppable() -> Iterator[None]:
     """SIGINT raises KeyboardInterrupt, SIGTERM and SIGHUP :class:`_Stopped`, once: a second
     signal does not cut the cleanup short. The handlers before are put back at the end."""
     # Workers are forked with these signals held, and set their own before they take them.
+    from .workers import STOPPING
 
     def stop(signum: int, frame: object) -> None:
         for each in STOPPING:
