@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import baselinks
 
@@ -200,3 +203,26 @@ def test_all_is_sorted_and_complete() -> None:
     assert public - modules - {"annotations"} == set(exported) - {"__version__"}
     for name in exported:
         assert getattr(baselinks, name) is not None
+
+
+# What `baselinks --version` must not load: the pipeline and the libraries of its stages.
+_PIPELINE = ("lxml", "warcio", "tinycss2", "ada_url", "baselinks.api", "baselinks.walk")
+
+
+def _loaded_by(code: str) -> list[str]:
+    """The modules of _PIPELINE that a fresh interpreter running ``code`` has loaded."""
+    probe = f"{code}\nimport sys\nprint(sorted(set({_PIPELINE!r}) & set(sys.modules)))"
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    loaded: list[str] = ast.literal_eval(ran.stdout.splitlines()[-1])
+    return loaded
+
+
+@pytest.mark.xfail(
+    bool(_loaded_by("import baselinks")),
+    reason="baselinks/__init__.py imports the whole pipeline eagerly (issue 17 item 3: a lazy "
+    "__init__, PEP 562); cli.py itself imports it only inside the commands",
+    strict=True,
+)
+def test_version_imports_only_what_it_prints() -> None:
+    assert _loaded_by("from baselinks.cli import main\nmain(['--version'])") == []

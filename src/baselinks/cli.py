@@ -1,8 +1,9 @@
 """The ``baselinks`` command: argument parsing and wiring only.
 
-    baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text] [--mode MODE]
+    baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text|table] [--mode MODE]
                       [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-q] [-o FILE]
-    baselinks resolve BASE REF [REF ...] [--mode MODE] [--explain] [--json]
+                      [-j N] [--attr TAG:ATTR]
+    baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
 
