@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -226,3 +227,19 @@ def _loaded_by(code: str) -> list[str]:
 )
 def test_version_imports_only_what_it_prints() -> None:
     assert _loaded_by("from baselinks.cli import main\nmain(['--version'])") == []
+
+
+def test_ci_refuses_to_regenerate_the_golden_files() -> None:
+    env = {**os.environ, "CI": "1", "BASELINKS_REGENERATE": "1"}
+    test = f"{Path(__file__).name}::test_all_is_sorted_and_complete"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).parent,
+    )
+    assert ran.returncode == pytest.ExitCode.USAGE_ERROR, ran.stdout + ran.stderr
+    assert "BASELINKS_REGENERATE is set under CI" in ran.stderr
+    ci = (Path(__file__).parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'if [ -n "${BASELINKS_REGENERATE:-}" ]; then' in ci
