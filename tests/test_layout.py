@@ -93,7 +93,7 @@ def test_each_module_imports_only_what_its_stage_needs() -> None:
 
 def test_containers_only_read_they_never_parse_html_or_resolve() -> None:
     # The load stage for archives hands bytes and raw header values onwards; the base stage
-    # turns MIME headers into a base, the walk finds header links, api resolves.
+    # turns MIME headers into a base, the walk finds header links, link.py resolves.
     for path in (SRC / "containers").glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
