@@ -25,6 +25,17 @@ settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
 )
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The golden tests write what they see instead of comparing when BASELINKS_REGENERATE is
+    # set: they cannot fail then. Under CI that is never what is meant.
+    if os.environ.get("CI") and os.environ.get("BASELINKS_REGENERATE"):
+        raise pytest.UsageError(
+            "BASELINKS_REGENERATE is set under CI: the golden tests would pass whatever the "
+            "output; regenerate on a developer's machine and commit the reviewed diff"
+        )
+
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFORMANCE = FIXTURES / "conformance"
 

@@ -153,7 +153,7 @@ def test_inflate_checks_every_member() -> None:
     two = gzip.compress(b"ab") + gzip.compress(b"cd")
     assert coding.inflate(two, 31) == coding.Body(b"abcd", "")
     assert coding.inflate(two[:-3], 31) == coding.Body(b"abcd", "cut short")
-    with pytest.raises(zlib.error):
+    with pytest.raises(coding.DecodeError, match="unknown compression method"):
         coding.inflate(b"\x1f\x8b\x07\x00 not deflate", 31)  # compression method 7
 
 
@@ -175,3 +175,23 @@ def test_many_empty_gzip_members_are_not_copied_one_by_one() -> None:
     _Counted.copied = 0
     assert coding.inflate(data, 31) == coding.Body(b"<a href=x>", "")
     assert _Counted.copied <= 2 * len(data)
+
+
+def _failing(error: Exception) -> Callable[[], Callable[[bytes], bytes]]:
+    def new() -> Callable[[bytes], bytes]:
+        def feed(piece: bytes) -> bytes:
+            raise error
+
+        return feed
+
+    return new
+
+
+def test_only_the_decoders_own_error_is_damage() -> None:
+    # brotli.error or ZstdError is damage, kept as a DecodeError; any other exception (a bug)
+    # is not taken for damaged data (it was: every Exception was caught)
+    with pytest.raises(coding.DecodeError) as caught:
+        coding._pieces((_failing(ValueError("corrupt")), ValueError), b"data")
+    assert (caught.value.reason, caught.value.kept) == ("corrupt", b"")
+    with pytest.raises(TypeError):
+        coding._pieces((_failing(TypeError("a bug")), ValueError), b"data")

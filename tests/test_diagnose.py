@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import unicodedata
 from pathlib import Path
@@ -232,3 +233,11 @@ def test_every_code_is_documented() -> None:
     section = reference.read_text(encoding="utf-8").split("## Problem codes", 1)[1]
     section = section.split("\n## Decoding", 1)[0]  # with "RFC 1738 rules checked"
     assert [code for code in CODES if f"`{code}`" not in section] == []
+
+
+def test_the_table_in_diagnose_lists_every_code_in_order() -> None:
+    table = importlib.import_module("baselinks.diagnose").__doc__ or ""
+    missing = [code for code in CODES if f"``{code}``" not in table]
+    assert missing == []
+    places = [table.index(f"``{code}``") for code in CODES]
+    assert places == sorted(places)

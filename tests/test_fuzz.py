@@ -7,6 +7,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("fuzz", ROOT / "benchmarks" / "fuzz.py")
 assert _spec is not None and _spec.loader is not None
@@ -42,6 +44,7 @@ def test_the_classifier_counts_each_kind_of_finding() -> None:
     assert [name for name, _ in found] == ["traceback", "internal error", "stray stderr", "memory"]
 
 
+@pytest.mark.slow  # ~5 s: a whole fuzz round
 def test_a_fixed_seed_round_finds_nothing() -> None:
     report = fuzz.run(count=1500, seed=16, timeout=30)
     assert report.files == 1500

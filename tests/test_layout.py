@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import types
@@ -46,6 +47,7 @@ ALLOWED_THIRD_PARTY = {
     "containers.mime": set(),
     "containers.warc": {"warcio"},
     "api": set(),
+    "link": set(),
     "batch": set(),
     "workers": set(),
     "write": set(),
@@ -94,12 +96,62 @@ def test_each_module_imports_only_what_its_stage_needs() -> None:
 
 def test_containers_only_read_they_never_parse_html_or_resolve() -> None:
     # The load stage for archives hands bytes and raw header values onwards; the base stage
-    # turns MIME headers into a base, the walk finds header links, api resolves.
+    # turns MIME headers into a base, the walk finds header links, link.py resolves.
     for path in (SRC / "containers").glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.level == 2:
                 assert node.module == "errors", (path.name, node.module)
+
+
+def _local_imports(module: str) -> set[str]:
+    """The package's modules that ``module`` imports, by name ("" for the package itself),
+    those imported for type checking only too: a cycle through them is a cycle in the design."""
+    path = _path(module)
+    parts = module.split(".") if module else []
+    package = parts if path.name == "__init__.py" else parts[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.level or node.module == "baselinks"):
+            # "from ..errors import x" in containers/warc.py: errors; "from baselinks import x": ""
+            within = package[: len(package) - node.level + 1] if node.level else []
+            relative = node.module if node.level else None
+            named = ".".join([*within, *(relative.split(".") if relative else [])])
+            if relative:
+                found.add(named)
+            else:  # "from . import rfc3986" names a module; "from . import __version__" not
+                for alias in node.names:
+                    child = f"{named}.{alias.name}" if named else alias.name
+                    found.add(child if child in ALLOWED_THIRD_PARTY else named)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "baselinks":
+                    found.add(alias.name.partition(".")[2])
+    found.discard(module)
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    return {module: _local_imports(module) for module in [*ALLOWED_THIRD_PARTY, ""]}
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    graph = _import_graph()
+    assert "link" in graph["write"] and "batch" in graph["api"]  # the graph is read right
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        if module in path:
+            cycle = " -> ".join((*path[path.index(module) :], module))
+            raise AssertionError(f"import cycle: {cycle}")
+        if module in done:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
 
 
 def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() -> None:
@@ -114,11 +166,14 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
 
     # write: the Link record, the control-character set its text format percent-encodes (the
     # set diagnose flags), and the terminal escaping of its table (errors.printable)
-    assert local_imports("write") == {"api", "diagnose", "errors"}
+    assert local_imports("write") == {"link", "diagnose", "errors"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
-    # never resolves (api is imported for the Link type only)
-    assert local_imports("batch") == {"containers", "errors", "workers", "api"}
+    # never resolves (link is imported for the Link type only)
+    assert local_imports("batch") == {"containers", "errors", "workers", "link"}
+    # the pipeline (api) is above them all: nothing below it imports it
+    for below in ("batch", "write", "link", "output", "workers"):
+        assert "api" not in _local_imports(below), below
     for engine in ("url", "rfc3986", "resolve", "diagnose"):
         assert local_imports(engine) <= {"url", "rfc1738", "rfc3986", "errors"}, engine
     # the RFC 1738 grammar: its own modules, and url's login_bounds (one reading of a login)
@@ -179,3 +234,37 @@ def test_the_url_engine_loads_no_html_archive_or_css_library(module: str) -> Non
 def test_the_lazy_names_load_their_stage_when_used() -> None:
     # the probe above is not blind: the same fresh interpreter loads them once a name needs them
     assert {"lxml", "warcio", "tinycss2"} <= _loaded_by("import baselinks; baselinks.extract_links")
+
+
+# What `baselinks --version` must not load: the pipeline and the libraries of its stages.
+_PIPELINE = ("lxml", "warcio", "tinycss2", "ada_url", "baselinks.api", "baselinks.walk")
+
+
+def _pipeline_loaded_by(code: str) -> list[str]:
+    """The modules of _PIPELINE that a fresh interpreter running ``code`` has loaded."""
+    probe = f"{code}\nimport sys\nprint(sorted(set({_PIPELINE!r}) & set(sys.modules)))"
+    ran = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    loaded: list[str] = ast.literal_eval(ran.stdout.splitlines()[-1])
+    return loaded
+
+
+def test_version_imports_only_what_it_prints() -> None:
+    # a lazy __init__ (PEP 562), and cli.py imports the pipeline only inside the commands
+    assert _pipeline_loaded_by("from baselinks.cli import main\nmain(['--version'])") == []
+
+
+def test_ci_refuses_to_regenerate_the_golden_files() -> None:
+    env = {**os.environ, "CI": "1", "BASELINKS_REGENERATE": "1"}
+    test = f"{Path(__file__).name}::test_all_is_sorted_and_complete"
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).parent,
+    )
+    assert ran.returncode == pytest.ExitCode.USAGE_ERROR, ran.stdout + ran.stderr
+    assert "BASELINKS_REGENERATE is set under CI" in ran.stderr
+    ci = (Path(__file__).parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'if [ -n "${BASELINKS_REGENERATE:-}" ]; then' in ci

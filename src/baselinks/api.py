@@ -6,43 +6,41 @@
                    encapsulating_base(part.locations,
                        retrieval_base(part.retrieval)))
     raw      = raw_links(document.tree)                      walk.py      (never resolves)
-    links    = resolve each raw link against base            here         (RFC 1808 §4)
+    links    = Linker(base).link(each raw link)              link.py      (RFC 1808 §4)
 
-The writers (write.py) turn :class:`Link` records into JSON Lines, CSV, TSV or text.
+batch.py runs this for every document of every input, in order (in worker processes with
+``workers``); the writers (write.py) turn the :class:`Link` records into JSON Lines, CSV, TSV,
+text or a table.
 """
 
 from __future__ import annotations
 
-import codecs
 import inspect
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, NamedTuple, ParamSpec
+from typing import ParamSpec, TypeVar
 
 from .base import (
     Base,
-    BaseSource,
     encapsulating_base,
     establish_base,
     retrieval_base,
     srcdoc_fallback,
     written_base,
 )
-from .batch import Input, Options, Source, Summary, Task, results
+from .batch import Input, Options, Source, Summary, Task, records, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
-from .diagnose import diagnose, saved_copy
 from .encoding import browser_encoding, query_codec
-from .errors import BaselinksError, InputError, SelectError, describe, raise_first
+from .errors import InputError, SelectError, describe, raise_first
+from .link import FIELDS, Link, Linker, saved_copies, with_problems
 from .load import Document, load_text, parse_html
-from .microsyntax import ASCII_WHITESPACE
-from .resolve import Resolver, check_mode, encoding_parse, resolver_class
+from .resolve import check_mode, resolver_class
 from .sheets import LOADERS, sheet_links
 from .walk import (
     KINDS,
     PLACEMENTS,
-    RawLink,
     attribute_pairs,
     header_links,
     raw_links,
@@ -63,127 +61,10 @@ __all__ = [
 
 Headers = Mapping[str, str] | Iterable[tuple[str, str]]
 P = ParamSpec("P")
+T = TypeVar("T")
 
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
-
-
-class Link(NamedTuple):
-    """One link, absolute, with where it came from and which base made it so.
-
-    An immutable record. A named tuple rather than a frozen dataclass: building one took 2.3 µs
-    against 0.4 µs, for every link; and it pickles small, for ``workers``.
-    """
-
-    url: str
-    raw: str
-    base: str
-    base_source: str
-    tag: str
-    attr: str
-    line: int | None
-    document: str
-    text: str
-    rel: str
-    kind: str
-    problems: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The record as JSON types: every field a str, an int or None; problems a list."""
-        record: dict[str, Any] = dict(zip(FIELDS, self, strict=True))
-        record["problems"] = list(self.problems)
-        return record
-
-
-FIELDS: tuple[str, ...] = Link._fields
-
-
-class _Linker:
-    """The resolve stage for one document: raw links against its base, with problem codes."""
-
-    def __init__(
-        self,
-        base: Base,
-        mode: str,
-        name: str,
-        query_codec: codecs.CodecInfo | None = None,
-        document_url: Base | None = None,
-    ) -> None:
-        self.base = base
-        # the document's own URL (its base without <base>: §3.2 or §3.3), for an empty action
-        self.document_url = base if document_url is None else document_url
-        self.source = base.source.value
-        self.mode = mode
-        self.name = name
-        self.query_codec = query_codec
-        self.resolver = Resolver(base.url, mode)
-        self.codebases: dict[str, Resolver] = {}
-        # reference as written (stripped) -> (url, problems), against the document's base
-        self.memo: dict[str, tuple[str, tuple[str, ...]]] = {}
-
-    def _codebase(self, codebase: str) -> Resolver:
-        # HTML 4 §13.3: codebase "specifies the base path used to resolve relative URIs
-        # specified by the classid, data, and archive attributes".
-        if codebase not in self.codebases:
-            try:
-                self.codebases[codebase] = Resolver(self.resolver.resolve(codebase), self.mode)
-            except BaselinksError:
-                self.codebases[codebase] = self.resolver
-        return self.codebases[codebase]
-
-    def link(self, raw: RawLink) -> Link:
-        # The hot path (once per link): a tuple unpacked, one dictionary lookup when the
-        # document repeats a reference (a quarter of the corpus's links), and the record built
-        # with tuple.__new__, skipping NamedTuple's Python-level __new__.
-        written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
-        # "Attribute values are stripped of leading and trailing ASCII whitespace" (HTML: "a
-        # valid URL potentially surrounded by spaces"); `raw` keeps them as written.
-        value = written.strip(ASCII_WHITESPACE)
-        if codebase and codebase.strip(ASCII_WHITESPACE):
-            url, problems, base, source = self._against_codebase(value, codebase)
-        elif not value and kind == "form":
-            url, problems, base, source = self._form_document()
-        else:
-            found = self.memo.get(value)
-            if found is None:
-                found = self.memo[value] = self._resolve(self.resolver, value)
-            url, problems = found
-            base, source = self.resolver.base, self.source
-        if found_problems:
-            problems += found_problems  # the walker's: after the resolver's, in a fixed order
-        return _new(
-            Link,
-            (url, written, base, source, tag, attr, line, self.name, text, rel, kind, problems),
-        )
-
-    def _resolve(self, resolver: Resolver, value: str) -> tuple[str, tuple[str, ...]]:
-        try:
-            url: str | None = encoding_parse(resolver, value, self.query_codec)
-        except BaselinksError:
-            url = None  # kept, with "unresolvable": never dropped, never fatal
-        problems = diagnose(resolver.base, value, url)
-        return value if url is None else url, problems
-
-    def _form_document(self) -> tuple[str, tuple[str, ...], str, str]:
-        # https://html.spec.whatwg.org/#form-submission-algorithm: "If action is the empty
-        # string, let action be the URL of the form document", then encoding-parsed: the
-        # document's URL as the mode writes it, whatever <base> says. An action (or formaction)
-        # of spaces only is the document's URL too: the standard's letter would parse it, as
-        # "", against the base, but Blink and WebKit strip it first (FormSubmission::
-        # Attributes::ParseAction) and submit to the document, and where the form goes is
-        # the link (fixture: form-action-document-url.html; `form.action` in Chromium agrees).
-        document = self.document_url
-        resolver = Resolver(document.url, self.mode)
-        return (*self._resolve(resolver, document.url), document.url, document.source.value)
-
-    def _against_codebase(self, value: str, codebase: str) -> tuple[str, tuple[str, ...], str, str]:
-        resolver = self._codebase(codebase.strip(ASCII_WHITESPACE))
-        # the codebase attribute is a base in the content
-        source = self.source if resolver is self.resolver else BaseSource.CONTENT.value
-        return (*self._resolve(resolver, value), resolver.base, source)
-
-
-_new = tuple.__new__
 
 
 def _document_links(
@@ -207,7 +88,7 @@ def _document_links(
         else None
     )
     base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback
-    link = _Linker(base, mode, document.name, codec, fallback).link
+    link = Linker(base, mode, document.name, codec, fallback).link
     links: list[Link] = []
     for raw in raw_links(document.tree, select_roots(document.tree, select), attributes):
         if not raw.nested:
@@ -218,14 +99,9 @@ def _document_links(
             found = _document_links(nested, inner, mode, None, unread, depth + 1, attributes)
             placed = tuple(code for code in raw.problems if code in PLACEMENTS)
             if placed:  # an iframe in <template> or <noscript>: its document is too
-                found = [_placed(one, placed) for one in found]
+                found = [with_problems(one, placed) for one in found]
             links.extend(found)
     return links
-
-
-def _placed(link: Link, codes: tuple[str, ...]) -> Link:
-    added = tuple(code for code in codes if code not in link.problems)
-    return link._replace(problems=link.problems + added) if added else link
 
 
 def _sheet_links(
@@ -241,7 +117,7 @@ def _sheet_links(
     ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
     if select is not None:
         return []
-    link = _Linker(fallback, mode, document.name).link
+    link = Linker(fallback, mode, document.name).link
     return [link(raw) for raw in sheet_links(document)]
 
 
@@ -259,25 +135,15 @@ def _part_links(
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
         # whatever <base> the body holds.
-        linker = _Linker(retrieval, mode, part.name)
+        linker = Linker(retrieval, mode, part.name)
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
         walk = _document_links if document.tree is not None else _sheet_links
         links.extend(walk(document, fallback, mode, select, unread, 0, attributes))
         if part.status is None and not part.locations and os.path.isfile(part.name):
-            links = _saved_copies(links, part.name)
+            links = saved_copies(links, part.name)
     return links, "; ".join(unread)
-
-
-def _saved_copies(links: list[Link], path: str) -> list[Link]:
-    """The links of the file ``path`` that point into the folder a browser saved beside it,
-    marked ``saved-copy`` (see diagnose.saved_copy); the others as they are."""
-    marks = saved_copy(path, [link.raw for link in links])
-    return [
-        link._replace(problems=(*link.problems, "saved-copy")) if marked else link
-        for link, marked in zip(links, marks, strict=True)
-    ]
 
 
 def iter_links(
@@ -328,7 +194,7 @@ def iter_links(
     code ``nonstandard-attribute``.
     """
     options = Options(url, as_pairs(headers), charset)
-    task = _task(mode, select, kinds, unique, options=options, attributes=attributes)
+    task = _task(mode, select, kinds, unique, records, options, attributes)
     tally = summary if summary is not None else Summary()
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
@@ -338,7 +204,7 @@ def iter_links(
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
 
     for done in results(inputs, task, resolve_workers(workers), tally, report, unreadable):
-        yield from done.links  # type: ignore[misc]
+        yield from done.output
     raise_first(errors)
 
 
@@ -347,10 +213,10 @@ def _task(
     select: str | None,
     kinds: Collection[str] | None,
     unique: bool,
-    render: Callable[[Sequence[Link]], str] | None = None,
-    options: Options | None = None,
+    render: Callable[[list[Link]], T],
+    options: Options,
     attributes: Iterable[tuple[str, str]] | None = None,
-) -> Task:
+) -> Task[T]:
     check_mode(mode)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
     extract = partial(_part_links, attributes=pairs) if pairs else _part_links
@@ -361,7 +227,7 @@ def _task(
     if select is not None:
         select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
     frozen_kinds = None if kinds is None else frozenset(kinds)
-    return Task(extract, mode, select, frozen_kinds, unique, render, options or Options())
+    return Task(extract, mode, select, frozen_kinds, unique, render, options)
 
 
 def iter_rendered(
@@ -389,7 +255,7 @@ def iter_rendered(
     task = _task(mode, select, kinds, unique, render, Options(url, (), charset), attributes)
     given = (Input(*one) for one in inputs)
     for done in results(given, task, resolve_workers(workers), summary, on_error, unreadable):
-        yield done.links  # type: ignore[misc]
+        yield done.output
 
 
 def _as_list(iterate: Callable[P, Iterator[Link]]) -> Callable[P, list[Link]]:

@@ -17,18 +17,18 @@ import io
 import os
 import stat
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
 from .containers import Part, Skipped, iter_entries
 from .errors import InputError, SelectError, internal
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
-    from .api import Link
+    from .link import Link
 
-__all__ = ["Done", "Input", "Options", "Source", "Summary", "Task", "results"]
+__all__ = ["Done", "Input", "Options", "Source", "Summary", "Task", "records", "results"]
 
 # A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
 Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
@@ -147,18 +147,40 @@ class Unreadable(NamedTuple):
     error: Exception
 
 
-class Done(NamedTuple):
-    """One document done: its name, its links (or their text), how many, and what of it could
-    not be read (None when all of it was)."""
+# What a Task makes of a document's links: the list itself (:func:`records`), or their text in
+# an output format (write.FORMATS), made where the document was extracted.
+T = TypeVar("T")
+
+
+class Done(NamedTuple, Generic[T]):
+    """One document done: its name, its links as the Task renders them, how many links, and
+    what of it could not be read (None when all of it was)."""
 
     name: str
-    links: list[Link] | str
+    output: T
     found: int  # how many links
     error: str | None
 
 
-OPENED = "opened"  # an input was opened: one more file
-Event = Part | Skipped | InputError | Unreadable | Done | str
+class Failed(NamedTuple):
+    """A document of which nothing could be read, and why."""
+
+    name: str
+    error: str
+
+
+class Opened(NamedTuple):
+    """An input was opened: one more file."""
+
+    name: str
+
+
+Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Done[Any]
+
+
+def records(links: list[Link]) -> list[Link]:
+    """A Task's output when the caller wants the records themselves (``iter_links``)."""
+    return links
 
 
 def entries(given: Input, options: Options) -> Iterator[Event]:
@@ -169,7 +191,7 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
         return
     stream, label = opened
     try:
-        yield OPENED
+        yield Opened(label)
         yield from iter_entries(
             stream,
             label,
@@ -194,7 +216,7 @@ def guarded(given: Input, options: Options) -> Iterator[Event]:
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(Generic[T]):
     """load → base → walk → resolve over a unit of work; picklable, for workers.
 
     A unit is a list of entries read by the main process (documents among them are
@@ -207,7 +229,7 @@ class Task:
     select: str | None
     kinds: frozenset[str] | None
     unique: bool
-    render: Callable[[Sequence[Link]], str] | None = None  # text back instead of records
+    render: Callable[[list[Link]], T]  # records, or text back instead of records
     options: Options = Options()
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
@@ -217,14 +239,14 @@ class Task:
                 events.append(self._done(entry) if isinstance(entry, Part) else entry)
         return events
 
-    def _done(self, part: Part) -> Done:
+    def _done(self, part: Part) -> Done[T] | Failed:
         try:
             links, unread = self.extract(part, self.mode, self.select)
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
             # One document that cannot be read never stops the others in its file.
-            return Done(part.name, [], 0, internal(exc))
+            return Failed(part.name, internal(exc))
         if self.kinds is not None:
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:
@@ -232,8 +254,7 @@ class Task:
             for link in links:
                 by_url.setdefault(link.url, link)
             links = list(by_url.values())
-        payload = links if self.render is None else self.render(links)
-        return Done(part.name, payload, len(links), unread or None)
+        return Done(part.name, self.render(links), len(links), unread or None)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -306,7 +327,7 @@ def _lost(unit: list[Event | Input], how: str) -> list[Event]:
         if isinstance(item, Input):
             events.append(InputError(message, _label(item.source, item.name)))
         elif isinstance(item, Part):
-            events.append(Done(item.name, [], 0, message))
+            events.append(Failed(item.name, message))
         else:
             events.append(item)
     return events
@@ -326,12 +347,12 @@ _RECOVERY = Recovery(_died, _lost, _pieces, _joined)
 
 def results(
     inputs: Iterable[Input],
-    task: Task,
+    task: Task[T],
     workers: int,
     tally: Summary,
     report: Callable[[InputError], None],
     unreadable: Callable[[str, Exception], None] | None = None,
-) -> Iterator[Done]:
+) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
     ``unreadable``: called when an input cannot be opened or read at all, and the batch goes
@@ -350,7 +371,11 @@ def results(
                 if event.error is not None:
                     tally.failed += 1
                     report(InputError(event.error, event.name))
-            elif isinstance(event, str):  # OPENED (a copy of it, from a worker)
+            elif isinstance(event, Failed):
+                tally.documents += 1
+                tally.failed += 1
+                report(InputError(event.error, event.name))
+            elif isinstance(event, Opened):
                 tally.files += 1
             elif isinstance(event, InputError):
                 tally.failed += 1

@@ -1,8 +1,9 @@
 """The ``baselinks`` command: argument parsing and wiring only.
 
-    baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text] [--mode MODE]
+    baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text|table] [--mode MODE]
                       [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-q] [-o FILE]
-    baselinks resolve BASE REF [REF ...] [--mode MODE] [--explain] [--json]
+                      [-j N] [--attr TAG:ATTR]
+    baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
 
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
-import logging
 import os
 import signal
 import stat
@@ -25,27 +24,33 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
-from .api import KINDS, Summary, iter_rendered
-from .batch import display_name
-from .diagnose import diagnose
 from .errors import InputError, SelectError, URLError, describe, printable
-from .output import OutputError, open_output, standard_error
-from .resolve import MODES, Explanation, Resolver, Step, check_mode
-from .rfc1738 import analyse
-from .url import URLParts, parse
-from .workers import STOPPING, signals_held
-from .write import FORMATS
+
+if TYPE_CHECKING:
+    from .batch import Summary
+    from .resolve import Explanation
+    from .url import URLParts
+
+# The pipeline is imported by the command that runs it, inside its function: `baselinks
+# --version` imports only this module and errors.py (python -X importtime -m baselinks
+# --version), and `baselinks parse` no HTML parser.
+
+_VERSION = f"baselinks {__version__}"
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from .api import KINDS
+    from .resolve import MODES
+    from .write import FORMATS
+
     parser = argparse.ArgumentParser(
         prog="baselinks",
         description="Resolve links against their base URL exactly as RFC 1808 defines it.",
     )
-    parser.add_argument("--version", action="version", version=f"baselinks {__version__}")
+    parser.add_argument("--version", action="version", version=_VERSION)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ext = commands.add_parser(
@@ -196,6 +201,11 @@ def _print_explanation(exp: Explanation, problems: Sequence[str], out: TextIO) -
 
 
 def _resolve(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from .diagnose import diagnose
+    from .resolve import Explanation, Resolver, Step, check_mode
+
     resolver = Resolver(args.base, check_mode(args.mode))
     status = 0
     for ref in args.refs:
@@ -235,6 +245,10 @@ def _resolve(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _parse(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from .url import parse
+
     as_json = args.json or not out.isatty()
     for url in args.urls:
         parts = parse(url)
@@ -256,6 +270,10 @@ def _parse(args: argparse.Namespace, out: TextIO) -> int:
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     """1 when some URL breaks a rule (as a linter exits), so that a script can test it."""
+    import json
+
+    from .rfc1738 import analyse
+
     as_json = args.json or not out.isatty()
     broken = False
     for url in args.urls:
@@ -294,6 +312,8 @@ def _inputs(
     directory that is no document (an image in a saved page's ``_files/``) is skipped. A
     directory that cannot be listed goes to ``unlisted``, and the walk goes on.
     """
+    from .batch import display_name
+
     for given in paths or ["-"]:
         if given == "-":
             yield "-", None, True
@@ -314,6 +334,10 @@ def _inputs(
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
+    from .api import iter_rendered
+    from .batch import Summary, display_name
+    from .write import FORMATS
+
     header, render = FORMATS[args.format or ("table" if out.isatty() else "jsonl")]
     summary = Summary()
     started = time.monotonic()
@@ -416,6 +440,15 @@ _COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse, "check":
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status instead of exiting."""
+    if (sys.argv[1:] if argv is None else list(argv))[:1] == ["--version"]:
+        # What argparse would print (it acts on --version as soon as it reads it), before
+        # anything else is imported.
+        print(_VERSION)
+        return 0
+    import logging
+
+    from .output import standard_error
+
     standard_error()
     parser = _build_parser()
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
@@ -429,6 +462,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .output import OutputError, open_output
+    from .workers import signals_held
+
     output = None
     try:
         with signals_held():  # a temporary file, once made, is known, to be removed
@@ -474,6 +510,7 @@ def _stoppable() -> Iterator[None]:
     """SIGINT raises KeyboardInterrupt, SIGTERM and SIGHUP :class:`_Stopped`, once: a second
     signal does not cut the cleanup short. The handlers before are put back at the end."""
     # Workers are forked with these signals held, and set their own before they take them.
+    from .workers import STOPPING
 
     def stop(signum: int, frame: object) -> None:
         for each in STOPPING:

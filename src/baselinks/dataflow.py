@@ -19,9 +19,10 @@ import urllib.request
 from collections.abc import Callable, Collection, Iterator
 from typing import Any, BinaryIO
 
-from .api import FIELDS, iter_links
+from .api import iter_links
 from .batch import Summary, display_name
 from .errors import InputError, describe, raise_first
+from .link import FIELDS
 
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
 

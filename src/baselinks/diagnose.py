@@ -36,14 +36,25 @@ tuple is the order of :data:`CODES`, so output is stable.
                               separator (U+2028, U+2029), from the reference or the base:
                               ``--format text`` writes it percent-encoded (RFC 1738 §2.2:
                               controls "are not printable")
+``missing-double-slash`` ...  the RFC 1738 rules (``rfc1738.RULES``, each with the RFC's
+                              words), checked on the result, the URL as resolved, in every
+                              mode, in this order: ``missing-double-slash``,
+                              ``user-not-allowed``, ``login-delimiter``, ``user-character``,
+                              ``password-character``, ``empty-host``, ``invalid-hostname``,
+                              ``invalid-hostnumber``, ``empty-port``, ``invalid-port``,
+                              ``port-not-allowed``, ``missing-path``, ``path-character``,
+                              ``search-character``, ``invalid-ftptype``, ``telnet-path``,
+                              ``empty-mailto``, ``news-grouppart``, ``nntp-path``,
+                              ``wais-path``, ``prospero-fieldspec``, ``schemepart-character``
 ``saved-copy``                a relative reference into the folder a browser saved beside the
                               page (``./page_files/a.css``; the folder is there on disk): the
                               URL never existed, the file is ``raw`` beside ``document``
                               (:func:`saved_copy`, not :func:`diagnose`, which sees no disk)
 ============================  ==============================================================
 
-Then the RFC 1738 rules (``rfc1738.RULES``: ``missing-double-slash`` to
-``schemepart-character``), checked on the result, the URL as resolved, in every mode.
+The walker's own codes (walk.py: ``invalid-srcset-descriptor``, ``nonstandard-attribute``,
+``inert-template``, ``in-noscript``) are not in :data:`CODES`: a link's problems give them after
+diagnose's and before ``saved-copy`` (docs/reference.md, "Problem codes").
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""load: bytes, a path, or stdin → :class:`Document` (decoded text and an lxml tree).
+"""load: an HTML document's bytes (or its file) → :class:`Document` (decoded text, lxml tree).
 
 Decoding is :mod:`baselinks.encoding` (the HTML standard's sniffing). Parsing is lxml's HTML
 parser, given UTF-8 bytes and told so, which keeps libxml2 from guessing an encoding of its own
 and from touching the network (``no_network``; HTML parsing loads no DTD and expands no
 entities beyond HTML's own).
 
-Containers (MIME, WARC) will add their own loaders beside this one; each yields Documents.
+The containers (containers/) hand each document's bytes here, stdin and streams included
+(batch.py opens the inputs). The loaders of the other document types (a style sheet, an SVG
+image) are in sheets.py, whose ``LOADERS`` chooses one per ``DocType``; each yields a Document.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from lxml import etree
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode
 from .tokens import PARSER_RAW_TEXT, flatten, late_tags, skip, tags
 
-__all__ = ["Document", "Source", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
+__all__ = ["Document", "Loadable", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
 
-Source = bytes | str | os.PathLike[str]
+# A document's bytes, or the path of a file holding them (batch.Source is any input: a stream too).
+Loadable = bytes | bytearray | memoryview | str | os.PathLike[str]
 
 # libxml2 (2.14, lxml 6.1) stops building the tree at the first "</html>" end tag: everything
 # after it is dropped, where a browser keeps parsing into <body>. Measured on the corpus: 4
@@ -157,7 +160,7 @@ class Document:
     unread: str = ""  # what the parser could not read, when it stopped early ("" when none)
 
 
-def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
+def read_source(source: Loadable, name: str | None = None) -> tuple[bytes, str]:
     """The bytes of ``source`` and the name to report it by."""
     if isinstance(source, bytes | bytearray | memoryview):
         return bytes(source), name or "-"
@@ -165,7 +168,7 @@ def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
     return path.read_bytes(), name or os.fspath(source)
 
 
-def load(source: Source, *, charset: str | None = None, name: str | None = None) -> Document:
+def load(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
     """Read, decode and parse one HTML document. ``charset`` is the transport's, if known."""
     data, label = read_source(source, name)
     decoded = decode(data, charset)

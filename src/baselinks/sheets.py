@@ -40,13 +40,13 @@ from lxml import etree
 from .containers.doctypes import DocType
 from .css import css_urls
 from .encoding import lookup
-from .load import Document, Source, load, parse_html, read_source
+from .load import Document, Loadable, load, parse_html, read_source
 from .walk import RawLink
 
 __all__ = ["LOADERS", "load_css", "load_svg", "sheet_links"]
 
 
-def load_css(source: Source, *, charset: str | None = None, name: str | None = None) -> Document:
+def load_css(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
     """Read and decode one style sheet (CSS Syntax §3.2); ``charset`` is the transport's."""
     data, label = read_source(source, name)
     text, encoding = tinycss2.bytes.decode_stylesheet_bytes(data, protocol_encoding=charset)
@@ -95,7 +95,7 @@ def _parser(charset: str | None) -> etree.XMLParser:
     return etree.XMLParser(**options)
 
 
-def load_svg(source: Source, *, charset: str | None = None, name: str | None = None) -> Document:
+def load_svg(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
     """Read and parse one SVG document into a tree the HTML walker reads (see above)."""
     data, label = read_source(source, name)
     if not data.strip():

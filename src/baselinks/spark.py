@@ -43,8 +43,8 @@ from baselinks.errors import describe
 __all__ = ["SCHEMA", "Counters", "extract_links", "main"]
 
 _TYPES = {"line": IntegerType(), "problems": ArrayType(StringType(), containsNull=False)}
-# The record fields of CONTRACT.md, then the file each row came from. Only `line` may be null
-# (a link from an HTTP header has none).
+# A Link's fields (link.FIELDS, the record every output format writes: README, "Library"), then
+# the file each row came from. Only `line` may be null (a link from an HTTP header has none).
 SCHEMA = StructType(
     [StructField(name, _TYPES.get(name, StringType()), name == "line") for name in ROW_FIELDS]
 )

@@ -8,6 +8,8 @@
                      HTML / text   (here)      one Part: the bytes as they are
                      binary        (here)      Skipped in a directory walk, an error if named
 
+The containers are one registry, :data:`CONTAINERS` (a sniffed Kind → its reader).
+
 Which media types are documents (HTML, CSS, SVG) is one table, :mod:`.doctypes`.
 
 Nothing here resolves a URL or parses HTML: a :class:`Part` is bytes plus the raw facts the
@@ -18,11 +20,11 @@ from __future__ import annotations
 
 import io
 import zlib
-from collections.abc import Iterator
-from typing import BinaryIO, cast
+from collections.abc import Callable, Iterator
+from typing import BinaryIO, NamedTuple, cast
 
 from ..errors import InputError
-from .coding import inflate
+from .coding import DecodeError, inflate
 from .doctypes import HTML_TYPES, DocType, document_type, file_type, may_be_document
 from .entries import Entry, Part, Skipped
 from .httpmsg import (
@@ -117,7 +119,7 @@ def _gunzip(data: bytes, name: str) -> tuple[bytes, InputError | None]:
     decoded is kept). Trailing NULs (padding) are no damage: ``gzip -dc`` reads them too."""
     try:
         out, problem = inflate(data, 16 + zlib.MAX_WBITS)
-    except zlib.error as exc:
+    except DecodeError as exc:
         raise InputError(f"damaged gzip data: {exc}", name) from None
     except InputError as exc:
         raise exc.located(name) from None
@@ -152,6 +154,16 @@ def iter_entries(
         yield exc.located(name)
 
 
+class _Given(NamedTuple):
+    """What the caller said of an input besides its bytes (see :func:`iter_entries`)."""
+
+    url: str | None
+    headers: tuple[tuple[str, str], ...]
+    charset: str | None
+    named: bool
+    layers: int  # gzip layers opened around it
+
+
 def _entries(
     stream: BinaryIO,
     name: str,
@@ -163,36 +175,73 @@ def _entries(
 ) -> Iterator[Entry]:
     head, stream = _head(stream)
     kind = sniff(head, name)
-    if kind is Kind.GZIP:
-        inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
-        if inner in (Kind.WARC, Kind.ARC) or archive_inside(head) == "gzip":
-            yield from iter_records(stream, name)  # warcio reads gzip per record, streaming
-            return
-        if layers >= _MAX_GZIP_LAYERS:
-            yield InputError(f"gzip nested more than {_MAX_GZIP_LAYERS} deep", name)
-            return
-        data, cut = _gunzip(_read(stream, name), name)
-        yield from iter_entries(
-            io.BytesIO(data),
-            name,
-            url=url,
-            headers=headers,
-            charset=charset,
-            named=named,
-            layers=layers + 1,
-        )
-        if cut is not None:
-            yield cut
-    elif kind in (Kind.WARC, Kind.ARC):
-        yield from iter_records(stream, name)
-    elif kind is Kind.MIME:
-        yield from iter_parts(_read(stream, name), name, url)
-    elif kind is Kind.HTTP:
-        part, damage = response_part(parse_response(_read(stream, name)), name, url, charset)
-        yield part
-        if damage is not None:
-            yield damage
-    elif kind in (Kind.HTML, Kind.TEXT) and not headers and (doctype := file_type(name, head)):
+    given = _Given(url, headers, charset, named, layers)
+    read = CONTAINERS.get(kind)
+    if read is not None:
+        yield from read(stream, head, name, given)
+    else:
+        yield from _document(stream, head, kind, name, given)
+
+
+def _gzip(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
+    if inner in (Kind.WARC, Kind.ARC) or archive_inside(head) == "gzip":
+        yield from iter_records(stream, name)  # warcio reads gzip per record, streaming
+        return
+    if given.layers >= _MAX_GZIP_LAYERS:
+        yield InputError(f"gzip nested more than {_MAX_GZIP_LAYERS} deep", name)
+        return
+    data, cut = _gunzip(_read(stream, name), name)
+    yield from iter_entries(
+        io.BytesIO(data),
+        name,
+        url=given.url,
+        headers=given.headers,
+        charset=given.charset,
+        named=given.named,
+        layers=given.layers + 1,
+    )
+    if cut is not None:
+        yield cut
+
+
+def _archive(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    yield from iter_records(stream, name)
+
+
+def _message(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    yield from iter_parts(_read(stream, name), name, given.url)
+
+
+def _response(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    response = parse_response(_read(stream, name))
+    part, damage = response_part(response, name, given.url, given.charset)
+    yield part
+    if damage is not None:
+        yield damage
+
+
+Reader = Callable[[BinaryIO, bytes, str, _Given], Iterator[Entry]]
+
+# The containers, by what sniff() recognised: each reader turns a stream (and its first
+# HEAD_BYTES, already read) into entries. A new container type (a zip of saved pages) is a
+# Kind in sniff.py and a row here. What is no container is one document, or none: _document.
+CONTAINERS: dict[Kind, Reader] = {
+    Kind.GZIP: _gzip,
+    Kind.WARC: _archive,
+    Kind.ARC: _archive,
+    Kind.MIME: _message,
+    Kind.HTTP: _response,
+}
+
+
+def _document(
+    stream: BinaryIO, head: bytes, kind: Kind, name: str, given: _Given
+) -> Iterator[Entry]:
+    """An input that is no container: a document (HTML, CSS, SVG), a body fetched with its
+    headers, or something that is no document (skipped in a directory walk, else an error)."""
+    url, headers, charset, named, _ = given
+    if kind in (Kind.HTML, Kind.TEXT) and not headers and (doctype := file_type(name, head)):
         yield Part(name, _read(stream, name), charset, url, doctype=doctype)
     elif kind is Kind.BINARY and not headers:
         label = binary_label(head) or "binary data"

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError
 
-__all__ = ["MAX_DECODED_BYTES", "Body", "decode_coding", "inflate"]
+__all__ = ["MAX_DECODED_BYTES", "Body", "DecodeError", "decode_coding", "inflate"]
 
 # A decoded body larger than this is refused with an InputError ("decompression bomb").
 MAX_DECODED_BYTES = 256 * 2**20
@@ -38,6 +38,16 @@ class Body(NamedTuple):
 
     data: bytes
     problem: str
+
+
+class DecodeError(Exception):
+    """A compressed stream damaged: what its decoder said (``reason``, the message), and what
+    decoded before the damage (``kept``, empty when nothing did)."""
+
+    def __init__(self, reason: str, kept: bytes = b"") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.kept = kept
 
 
 def _too_large() -> InputError:
@@ -85,7 +95,8 @@ def _one_stream(data: bytes, start: int, wbits: int, total: int) -> tuple[list[b
 
 def inflate(data: bytes, wbits: int) -> Body:
     """zlib, raw deflate or gzip (every member, RFC 1952 §2.2) decoded and checked, capped at
-    :data:`MAX_DECODED_BYTES`. Raises ``zlib.error`` when nothing decodes from the first byte."""
+    :data:`MAX_DECODED_BYTES`. Raises :class:`DecodeError` when nothing decodes from the first
+    byte."""
     out: list[bytes] = []
     total = 0
     start = 0
@@ -93,7 +104,7 @@ def inflate(data: bytes, wbits: int) -> Body:
         chunks, end, problem = _one_stream(data, start, wbits, total)
         produced = sum(map(len, chunks))
         if problem.startswith("damaged") and start == 0 and not produced:
-            raise zlib.error(problem)
+            raise DecodeError(problem)
         out += chunks
         total += produced
         if problem or end >= len(data):
@@ -107,26 +118,31 @@ def inflate(data: bytes, wbits: int) -> Body:
         return Body(b"".join(out), f"{len(rest)} bytes after the end of the compressed data")
 
 
-def _pieces(decoder: Callable[[], Callable[[bytes], bytes]], data: bytes) -> list[bytes]:
-    """A decoder that raises on damage (brotli, zstd), fed in pieces; after a failure, fed
-    again from the start and one byte at a time through the failing piece, so that what
-    decoded before the damage is kept. Raises ``zlib.error`` with what the decoder said and
-    the output before the damage in ``args[1]``."""
+# A decoder that raises on damage (brotli, zstd): a fresh feed, and the exception class its
+# library raises on damaged data (brotli.error, zstd.ZstdError), known only once imported.
+Decoder = tuple[Callable[[], Callable[[bytes], bytes]], type[Exception]]
+
+
+def _pieces(decoder: Decoder, data: bytes) -> list[bytes]:
+    """``decoder``'s output, fed in pieces; after a failure, fed again from the start and one
+    byte at a time through the failing piece, so that what decoded before the damage is kept.
+    Raises :class:`DecodeError` with what the decoder said and that output."""
+    new, damaged = decoder
     out: list[bytes] = []
     total = 0
-    feed = decoder()
+    feed = new()
     for position in range(0, len(data), _PIECE):
         try:
             chunk = feed(data[position : position + _PIECE])
-        except Exception as exc:  # brotli.error, ZstdError: not importable without them
-            replay = decoder()
+        except damaged as exc:
+            replay = new()
             kept = [replay(data[:position])] if position else []
             for index in range(position, min(position + _PIECE, len(data))):
                 try:
                     kept.append(replay(data[index : index + 1]))
-                except Exception:  # the same failure, reached
+                except damaged:  # the same failure, reached
                     break
-            raise zlib.error(str(exc) or type(exc).__name__, b"".join(kept)) from None
+            raise DecodeError(str(exc) or type(exc).__name__, b"".join(kept)) from None
         total += len(chunk)
         if total > MAX_DECODED_BYTES:
             raise _too_large()
@@ -134,14 +150,13 @@ def _pieces(decoder: Callable[[], Callable[[bytes], bytes]], data: bytes) -> lis
     return out
 
 
-def _streaming(decoder: Callable[[], Callable[[bytes], bytes]], data: bytes, done: Any) -> Body:
+def _streaming(decoder: Decoder, data: bytes, done: Any) -> Body:
     try:
         out = _pieces(decoder, data)
-    except zlib.error as exc:
-        kept = exc.args[1]
-        if not kept:
+    except DecodeError as exc:
+        if not exc.kept:
             raise
-        return Body(kept, f"damaged ({exc.args[0]})")
+        return Body(exc.kept, f"damaged ({exc.reason})")
     return Body(b"".join(out), "" if done() else "cut short")
 
 
@@ -155,7 +170,7 @@ def _brotli(data: bytes) -> Body:
         process = decoders[-1].process
         return lambda piece: bytes(process(piece, output_buffer_limit=MAX_DECODED_BYTES + 1))
 
-    return _streaming(decoder, data, lambda: decoders[-1].is_finished())
+    return _streaming((decoder, brotli.error), data, lambda: decoders[-1].is_finished())
 
 
 def _zstd(data: bytes) -> Body:
@@ -184,7 +199,7 @@ def _zstd(data: bytes) -> Body:
 
         return feed
 
-    body = _streaming(decoder, data, lambda: decoders[-1].eof)
+    body = _streaming((decoder, zstd.ZstdError), data, lambda: decoders[-1].eof)
     last = decoders[-1]
     if last.eof and not body.problem:
         rest = last.unused_data + b"".join(after)
@@ -209,14 +224,14 @@ def decode_coding(data: bytes, coding: str) -> Body:
         if coding == "deflate":
             try:  # RFC 9110 §8.4.1.2 says zlib format; many servers send raw deflate
                 return inflate(data, zlib.MAX_WBITS)
-            except zlib.error:
+            except DecodeError:
                 return inflate(data, -zlib.MAX_WBITS)
         if coding == "br":
             return _brotli(data)
         if coding == "zstd":
             return _zstd(data)
-    except zlib.error as exc:
+    except DecodeError as exc:
         if _looks_binary(data):
-            return Body(b"", f"does not decode ({exc.args[0]}): nothing of the body is read")
+            return Body(b"", f"does not decode ({exc.reason}): nothing of the body is read")
         return Body(data, "")  # not encoded after all (see above)
     raise InputError(f"unknown Content-Encoding {coding!r}")
