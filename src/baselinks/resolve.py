@@ -29,9 +29,7 @@ from __future__ import annotations
 import codecs
 import re
 from functools import lru_cache
-from typing import ClassVar, NamedTuple
-
-import ada_url
+from typing import Any, ClassVar, NamedTuple
 
 from . import rfc3986
 from .errors import URLError
@@ -365,16 +363,25 @@ class _WHATWG(Resolver):
     """The URL Standard's basic URL parser (https://url.spec.whatwg.org/#concept-basic-url-parser),
     through ada-url."""
 
-    __slots__ = ()
+    __slots__ = ("_join", "_url")
     serialises = True
     query_in_document_encoding = True
+
+    def __init__(self, base: str, mode: str = "whatwg") -> None:
+        super().__init__(base, mode)
+        # Imported here, once per resolver: the other modes, and `baselinks --version`
+        # (tests/test_layout.py), never load ada-url.
+        import ada_url
+
+        self._join: Any = ada_url.join_url
+        self._url: Any = ada_url.URL
 
     def resolve(self, embedded: str, trace: list[Step] | None = None) -> str:
         try:
             if self.base:
-                result: str = ada_url.join_url(self.base, embedded)
+                result: str = self._join(self.base, embedded)
             else:
-                result = ada_url.URL(embedded).href
+                result = self._url(embedded).href
         except ValueError:
             raise URLError(
                 f"cannot resolve {embedded!r} against {self.base!r} (WHATWG URL parser)"
