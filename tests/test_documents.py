@@ -367,3 +367,24 @@ def test_a_style_sheet_built_to_hurt_gives_every_link() -> None:
     css = b"a{b:" + b"(" * 100_000 + b"url(x.png)" + b")" * 100_000 + b"} c{d:url(y.png)}"
     links = extract_links(css, headers={"Content-Type": "text/css"})
     assert [link.raw for link in links] == ["x.png", "y.png"]
+
+
+@pytest.mark.parametrize(
+    ("url", "found"),
+    [
+        ("http://e.example/site.css", 10),  # a name that says nothing: the URL's path tells
+        ("http://e.example/site.css?v=2", 10),
+        ("http://e.example/page", 0),  # nothing tells: HTML, and a sheet has no elements
+        ("http://[bad/site.css", 0),
+    ],
+)
+def test_bytes_or_stdin_take_their_type_from_the_url_when_their_name_says_nothing(
+    url: str, found: int
+) -> None:
+    sheet = (CSS / "site.css").read_bytes()
+    assert len(extract_links(sheet, url=url)) == found
+
+
+def test_a_page_at_a_style_sheet_url_is_still_a_page() -> None:
+    page = b"<!DOCTYPE html><a href=x.html>x</a>"
+    assert [link.raw for link in extract_links(page, url="http://e.example/s.css")] == ["x.html"]

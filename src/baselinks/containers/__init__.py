@@ -241,7 +241,10 @@ def _document(
     """An input that is no container: a document (HTML, CSS, SVG), a body fetched with its
     headers, or something that is no document (skipped in a directory walk, else an error)."""
     url, headers, charset, named, _ = given
-    if kind in (Kind.HTML, Kind.TEXT) and not headers and (doctype := file_type(name, head)):
+    # the URL's path is asked only when the content does not look like HTML (a page served at
+    # a ".svg" URL is a page)
+    hint = url if kind is Kind.TEXT else None
+    if kind in (Kind.HTML, Kind.TEXT) and not headers and (doctype := file_type(name, head, hint)):
         yield Part(name, _read(stream, name), charset, url, doctype=doctype)
     elif kind is Kind.BINARY and not headers:
         label = binary_label(head) or "binary data"

@@ -20,6 +20,7 @@ in :data:`baselinks.sheets.LOADERS`.
 from __future__ import annotations
 
 from enum import StrEnum
+from urllib.parse import urlsplit
 
 from .sniff import HEAD_BYTES, Kind, sniff
 
@@ -74,10 +75,14 @@ def document_type(essence: str, body: bytes) -> DocType | None:
     return None
 
 
-def file_type(name: str, head: bytes) -> DocType | None:
+def file_type(name: str, head: bytes, url: str | None = None) -> DocType | None:
     """The type a file's name or first bytes say, when it is not HTML: CSS, SVG, or ``None``.
 
     A name with an HTML suffix is HTML whatever it holds (a page that opens with ``<svg>``).
+    A name that says nothing (``-`` for stdin, ``/dev/fd/63``, ``sheet.txt``) leaves it to the
+    retrieval URL's path, when the caller passes it (only for content that does not look like
+    HTML): ``cat site.css | baselinks extract --url http://e.com/site.css`` is a style sheet
+    (it gave "1 document, 0 links", read as HTML).
     """
     lowered = name.lower().removesuffix(".gz")
     for suffix, doctype in SUFFIXES.items():
@@ -85,7 +90,17 @@ def file_type(name: str, head: bytes) -> DocType | None:
             return doctype
     if sniff(b"", lowered) is Kind.HTML:  # the name alone: .html, .htm, .xhtml ...
         return None
-    return DocType.SVG if _svg_root(head) else None
+    if _svg_root(head):
+        return DocType.SVG
+    if url:
+        try:
+            path = urlsplit(url).path.lower()
+        except ValueError:  # "http://[bad": no path to tell
+            return None
+        for suffix, doctype in SUFFIXES.items():
+            if path.endswith(suffix):
+                return doctype
+    return None
 
 
 def _svg_root(head: bytes) -> bool:
