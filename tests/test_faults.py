@@ -13,6 +13,7 @@ import errno
 import io
 import json
 import os
+import re
 import signal
 import socket
 import stat
@@ -85,7 +86,7 @@ needs_proc = pytest.mark.skipif(
 def test_a_worker_killed_by_sigkill_loses_nothing_and_the_run_goes_on(tmp_path: Path) -> None:
     """The OOM killer's way: SIGKILL to one of the ``-j 2`` workers, while the run waits for
     stdin. The pool is started again, what it held is run again: every link is written, the
-    ``-o`` file is in place, and the death is one line and exit status 1."""
+    ``-o`` file is in place, and a death that cost work is one line and exit status 1."""
     _page(tmp_path / "a.html", "a", BIG)
     _page(tmp_path / "b.html", "b", BIG)
     _page(tmp_path / "c.html", "c")
@@ -96,12 +97,21 @@ def test_a_worker_killed_by_sigkill_loses_nothing_and_the_run_goes_on(tmp_path: 
     _wait_for(lambda: len(_children(proc.pid)) == 2, "two workers")
     os.kill(victim, signal.SIGKILL)
     _, err = proc.communicate(b'<a href="stdin">', timeout=120)
-    assert err.decode().splitlines() == [
-        "baselinks: a worker process was killed by SIGKILL; the work it held was run again in "
-        "a new one",
-        "baselinks: 4 files, 4 documents, 4 links; 1 failed",
-    ]
-    assert proc.returncode == 1
+    lines = err.decode().splitlines()
+    # The kill races the worker's work: a worker that had already handed back its page held
+    # nothing, and the pool may go on without noticing (nothing lost, nothing to say). Seen in
+    # CI: the dead worker may also be gone from the pool's table, leaving "died". The message
+    # itself is pinned by test_only_the_document_that_kills_its_worker_is_lost, which is exact.
+    if lines == ["baselinks: 4 files, 4 documents, 4 links; 0 failed"]:
+        assert proc.returncode == 0
+    else:
+        assert re.fullmatch(
+            r"baselinks: a worker process (was killed by SIGKILL|died); the work it held was "
+            r"run again in a new one",
+            lines[0],
+        ), lines
+        assert lines[1:] == ["baselinks: 4 files, 4 documents, 4 links; 1 failed"]
+        assert proc.returncode == 1
     assert (tmp_path / "out.txt").read_text().splitlines() == [
         f"{URL}{name}" for name in ("a", "b", "stdin", "c")
     ]
