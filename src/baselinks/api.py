@@ -166,7 +166,10 @@ def iter_links(
     """Every link of every document in ``source``, streamed in input order.
 
     ``source``: bytes, a path, or a binary file; HTML, a MIME message or MHTML archive, a WARC
-    or ARC file, a raw HTTP response, or a gzip of any of these, recognised by content.
+    or ARC file, a raw HTTP response, or a gzip of any of these, recognised by content. A
+    ``str`` is a path: one that is no existing file and looks like markup (``<`` after
+    optional whitespace, or a line break) raises :class:`TypeError` saying to pass bytes
+    (``markup.encode()``), since only bytes let a page's own ``<meta charset>`` be honoured.
 
     ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects;
     WARC records carry their own. ``headers``: the HTTP response headers of a fetched body
@@ -193,6 +196,7 @@ def iter_links(
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem
     code ``nonstandard-attribute``.
     """
+    _not_markup(source)
     options = Options(url, as_pairs(headers), charset)
     task = _task(mode, select, kinds, unique, records, options, attributes)
     tally = summary if summary is not None else Summary()
@@ -206,6 +210,18 @@ def iter_links(
     for done in results(inputs, task, resolve_workers(workers), tally, report, unreadable):
         yield from done.output
     raise_first(errors)
+
+
+def _not_markup(source: Source) -> None:
+    """A ``str`` is a path. Markup passed as one (as lxml and BeautifulSoup take it) would
+    otherwise fail as a file name (``No such file``, ``File name too long``): say what to do."""
+    if not isinstance(source, str):
+        return
+    if (source.lstrip().startswith("<") or "\n" in source) and not os.path.exists(source):
+        raise TypeError(
+            "a str is a path, and this looks like markup: pass the document as bytes "
+            "(markup.encode(), or the bytes as fetched, so that its charset is honoured)"
+        )
 
 
 def _task(

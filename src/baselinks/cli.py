@@ -100,7 +100,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "its links have kind other and the problem code nonstandard-attribute",
     )
     ext.add_argument(
-        "--charset", help="the transport's charset (as an HTTP Content-Type would give it)"
+        "--charset",
+        type=_charset,
+        help="the transport's charset (as an HTTP Content-Type would give it): an Encoding "
+        "Standard label",
     )
     ext.add_argument(
         "-q",
@@ -143,6 +146,7 @@ def _build_parser() -> argparse.ArgumentParser:
     par.add_argument("urls", metavar="URL", nargs="+")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
     _add_check(commands)
+    parser.set_defaults(subparsers=commands.choices)
     return parser
 
 
@@ -166,6 +170,17 @@ def _jobs(value: str) -> int:
     if jobs < 0:
         raise argparse.ArgumentTypeError(f"expected a number of processes (0: all CPUs): {value!r}")
     return jobs
+
+
+def _charset(value: str) -> str:
+    from .encoding import lookup  # webencodings: the Encoding Standard's labels
+
+    if lookup(value) is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown charset {printable(value)!r}: not an Encoding Standard label "
+            "(utf-8, windows-1252, shift_jis, ...)"
+        )
+    return value
 
 
 def _attr_pair(value: str) -> tuple[str, str]:
@@ -360,6 +375,8 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     def unreadable(name: str, exc: Exception) -> None:
         say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
 
+    if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
+        _error("reading standard input (end it with Ctrl-D; --help for the options)")
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named)
         for name, path, named in _inputs(args.paths, unlisted)
@@ -401,6 +418,13 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         seconds = f" in {time.monotonic() - started:.1f} s" if sys.stderr.isatty() else ""
         _error(f"{summary}{seconds}")
     return 1 if summary.failed else 0
+
+
+def _on_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):  # closed
+        return False
 
 
 class _Progress:
@@ -454,11 +478,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            _unrecognized(args.subparsers[args.command], unknown)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
     with _stoppable():
         return _run(args)
+
+
+def _unrecognized(command: argparse.ArgumentParser, unknown: Sequence[str]) -> None:
+    """A usage error in the subcommand's own words: its usage line, what it did not know, and
+    the nearest option it has for each (``--fromat``: did you mean ``--format``?). argparse
+    on Python 3.11 prints the top-level usage and suggests nothing (3.14 has suggest_on_error)."""
+    import difflib
+
+    known = [opt for action in command._actions for opt in action.option_strings]
+    guesses = []
+    for given in unknown:
+        if given.startswith("-"):
+            guesses += difflib.get_close_matches(given.partition("=")[0], known, n=1)
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    if guesses:
+        message += f" (did you mean {' or '.join(dict.fromkeys(guesses))}?)"
+    command.error(message)  # exits 2
 
 
 def _run(args: argparse.Namespace) -> int:
