@@ -1,8 +1,9 @@
 """The ``baselinks`` command: argument parsing and wiring only.
 
     baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text|table] [--mode MODE]
-                      [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-q] [-o FILE]
-                      [-j N] [--attr TAG:ATTR]
+                      [--select CSS] [--kind KIND] [--unique[=run]] [--charset CHARSET] [-q]
+                      [-o FILE] [-j N] [--attr TAG:ATTR] [--fields A,B,C] [--scheme S,T]
+                      [--same-host | --external]
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
@@ -87,9 +88,7 @@ def _build_parser() -> argparse.ArgumentParser:
         dest="kinds",
         help="only links of this kind (repeatable)",
     )
-    ext.add_argument(
-        "--unique", action="store_true", help="only the first link for each URL (per document)"
-    )
+    _add_filters(ext)
     ext.add_argument(
         "--attr",
         action="append",
@@ -148,6 +147,67 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     parser.set_defaults(subparsers=commands.choices)
     return parser
+
+
+def _add_filters(ext: argparse.ArgumentParser) -> None:
+    # "--unique=run" is an option string of its own (argparse matches a whole one before it
+    # splits at "="), so that "--unique PATH" still reads PATH as a path.
+    ext.add_argument(
+        "--unique",
+        "--unique=document",
+        action="store_const",
+        const="document",
+        dest="unique",
+        help="only the first link for each URL in each document",
+    )
+    ext.add_argument(
+        "--unique=run",
+        action="store_const",
+        const="run",
+        dest="unique",
+        help="only the first link for each URL in the whole run (in input order, any -j; "
+        "memory: a set of the distinct URLs)",
+    )
+    ext.add_argument(
+        "--fields",
+        type=_fields,
+        metavar="A,B,C",
+        help="only these fields, in this order (jsonl, csv, tsv; tsv by default on a terminal)",
+    )
+    ext.add_argument(
+        "--scheme",
+        type=_schemes,
+        dest="schemes",
+        metavar="S,T",
+        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
+    )
+    hosts = ext.add_mutually_exclusive_group()
+    hosts.add_argument(
+        "--same-host",
+        action="store_true",
+        help="only links to the document's own host (its URL's: --url, the WARC record's)",
+    )
+    hosts.add_argument(
+        "--external",
+        action="store_true",
+        help="only links to another host than the document's own (links without a host: neither)",
+    )
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    from .write import check_fields
+
+    try:
+        return check_fields(name.strip() for name in value.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _schemes(value: str) -> tuple[str, ...]:
+    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
+    return schemes
 
 
 def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -351,9 +411,14 @@ def _inputs(
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from .api import iter_rendered
     from .batch import Summary, display_name
-    from .write import FORMATS
+    from .write import FIELDED, output_format
 
-    header, render = FORMATS[args.format or ("table" if out.isatty() else "jsonl")]
+    terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
+    name = args.format or (terminal if out.isatty() else "jsonl")
+    if args.fields is not None and name not in FIELDED:
+        _error(f"--fields: the {name} format has no fields to choose; use {', '.join(FIELDED)}")
+        return 2
+    header, render = output_format(name, args.fields)
     summary = Summary()
     started = time.monotonic()
     progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
@@ -398,6 +463,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             summary=summary,
             workers=args.jobs,
             attributes=args.attributes,
+            schemes=args.schemes,
+            same_host=args.same_host,
+            external=args.external,
         )
         out.write(header)
         for text in texts:
