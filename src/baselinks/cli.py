@@ -488,9 +488,12 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if summary.failed else 0
 
 
-def _on_terminal(stream: TextIO | None) -> bool:
+def _on_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal: not when it is None (no stdin at all), closed, or
+    an object that only has a ``buffer`` (as a caller may set ``sys.stdin`` to)."""
+    isatty = getattr(stream, "isatty", None)
     try:
-        return stream is not None and stream.isatty()
+        return callable(isatty) and bool(isatty())
     except (OSError, ValueError):  # closed
         return False
 
