@@ -278,3 +278,11 @@ def test_unique_run_in_the_library(tmp_path: Path) -> None:
     every = baselinks.extract_links(warc, summary=summary)
     once = baselinks.extract_links(warc, unique="run", workers=2)
     assert [link.url for link in once] == list(dict.fromkeys(link.url for link in every))
+
+
+def test_unique_before_a_path_still_takes_no_value(capsys: pytest.CaptureFixture[str]) -> None:
+    # "--unique=run" is an option string of its own: "--unique PATH" reads PATH as a path
+    assert main(["extract", "--unique", PAGE, "--format", "text", "-q"]) == 0
+    assert capsys.readouterr().out.count("\n") == 2
+    assert main(["extract", "--unique=everywhere", PAGE]) == 2
+    assert "ignored explicit argument 'everywhere'" in capsys.readouterr().err
