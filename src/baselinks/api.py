@@ -18,8 +18,9 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
-from typing import ParamSpec, TypeVar
+from typing import Literal, ParamSpec, TypeVar
 
 from .base import (
     Base,
@@ -38,6 +39,7 @@ from .link import FIELDS, Link, Linker, saved_copies, with_problems
 from .load import Document, load_text, parse_html
 from .resolve import check_mode, resolver_class
 from .sheets import LOADERS, sheet_links
+from .url import parse
 from .walk import (
     KINDS,
     PLACEMENTS,
@@ -121,8 +123,55 @@ def _sheet_links(
     return [link(raw) for raw in sheet_links(document)]
 
 
+@dataclass(frozen=True)
+class Keep:
+    """Which links of a document are kept: ``schemes`` of the resolved URL (lower case; None:
+    all), and ``hosts``: ``"same"`` the links whose host is the document's own, ``"external"``
+    those whose host is another (None: all). The document's own URL is its base without
+    ``<base>``: the retrieval URL (``url=``, a WARC record's target, a saved page's comment)
+    under its MIME entities' bases (RFC 1808 §3.3, §3.2). Hosts are compared in lower case,
+    ports and schemes aside; a link without a host (``mailto:``, ``data:``, one left relative)
+    is neither same-host nor external, and neither is any link of a document without a host.
+    Picklable: it runs where the document is extracted (a worker, with ``workers``)."""
+
+    schemes: frozenset[str] | None = None
+    hosts: Literal["same", "external"] | None = None
+
+    def __call__(self, links: list[Link], own_url: str) -> list[Link]:
+        if self.schemes is not None:
+            schemes = self.schemes
+            links = [link for link in links if parse(link.url).scheme.lower() in schemes]
+        if self.hosts is not None:
+            own = parse(own_url).hostname
+            if own is None:
+                return []
+            same = self.hosts == "same"
+            links = [
+                link
+                for link in links
+                if (host := parse(link.url).hostname) is not None and (host == own) == same
+            ]
+        return links
+
+
+def _keep(schemes: Iterable[str] | None, same_host: bool, external: bool) -> Keep | None:
+    if same_host and external:
+        raise ValueError("same_host and external exclude each other: a link is one or the other")
+    if isinstance(schemes, str):
+        schemes = schemes.split(",")
+    chosen = None if schemes is None else frozenset(s.strip().lower() for s in schemes)
+    hosts: Literal["same", "external"] | None = (
+        "same" if same_host else "external" if external else None
+    )
+    return None if chosen is None and hosts is None else Keep(chosen, hosts)
+
+
 def _part_links(
-    part: Part, mode: str, select: str | None, attributes: tuple[tuple[str, str], ...] = ()
+    part: Part,
+    mode: str,
+    select: str | None,
+    attributes: tuple[tuple[str, str], ...] = (),
+    keep: Keep | None = None,
 ) -> tuple[list[Link], str]:
     """One document of an input: its HTTP header links, then its own; and what of it could
     not be read ("" when all of it was)."""
@@ -143,6 +192,8 @@ def _part_links(
         links.extend(walk(document, fallback, mode, select, unread, 0, attributes))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
+    if keep is not None:
+        links = keep(links, encapsulating_base(part.locations, retrieval, mode).url)
     return links, "; ".join(unread)
 
 
@@ -153,7 +204,7 @@ def iter_links(
     mode: str = "rfc1808",
     select: str | None = None,
     kinds: Collection[str] | None = None,
-    unique: bool = False,
+    unique: bool | Literal["document", "run"] = False,
     charset: str | None = None,
     name: str | None = None,
     headers: Headers | None = None,
@@ -162,11 +213,17 @@ def iter_links(
     summary: Summary | None = None,
     workers: int = 1,
     attributes: Iterable[tuple[str, str]] | None = None,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
     ``source``: bytes, a path, or a binary file; HTML, a MIME message or MHTML archive, a WARC
-    or ARC file, a raw HTTP response, or a gzip of any of these, recognised by content.
+    or ARC file, a raw HTTP response, or a gzip of any of these, recognised by content. A
+    ``str`` is a path: one that is no existing file and looks like markup (``<`` after
+    optional whitespace, or a line break) raises :class:`TypeError` saying to pass bytes
+    (``markup.encode()``), since only bytes let a page's own ``<meta charset>`` be honoured.
 
     ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects;
     WARC records carry their own. ``headers``: the HTTP response headers of a fetched body
@@ -174,8 +231,13 @@ def iter_links(
     gives links. ``charset``: the transport's charset, overriding the headers'.
 
     ``select``: a CSS selector; only links inside matching elements. ``kinds``: keep only these
-    kinds. ``unique``: the first link per URL in each document. ``name``: what the ``document``
-    field says (default: the path, or ``-`` for bytes).
+    kinds. ``schemes``: keep only links whose resolved URL has one of these schemes (any case;
+    ``{"http", "https"}``). ``same_host`` / ``external``: keep only the links to the
+    document's own host / to another host (a link without a host is neither: :class:`Keep`).
+    ``unique``: the first link per URL in each document (``True`` or ``"document"``), or in
+    the whole run (``"run"``: a set of the URLs seen, in this process: about 170 bytes per
+    distinct URL). ``name``: what the ``document`` field says (default: the path, or ``-``
+    for bytes).
 
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable
     document is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``, a path
@@ -193,8 +255,11 @@ def iter_links(
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem
     code ``nonstandard-attribute``.
     """
+    _not_markup(source)
     options = Options(url, as_pairs(headers), charset)
-    task = _task(mode, select, kinds, unique, records, options, attributes)
+    scope = _scope(unique)
+    keep = _keep(schemes, same_host, external)
+    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep)
     tally = summary if summary is not None else Summary()
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
@@ -203,9 +268,48 @@ def iter_links(
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
 
-    for done in results(inputs, task, resolve_workers(workers), tally, report, unreadable):
-        yield from done.output
+    found = results(inputs, task, resolve_workers(workers), tally, report, unreadable)
+    seen: set[str] = set()
+    for done in found:
+        yield from done.output if scope != "run" else _new_in_run(done.output, seen, tally)
     raise_first(errors)
+
+
+def _scope(unique: bool | str | None) -> Literal["document", "run"] | None:
+    if unique is True or unique == "document":
+        return "document"
+    if unique == "run":
+        return "run"
+    if unique is False or unique is None:
+        return None
+    raise ValueError(f"unknown unique scope {unique!r}: expected 'document' or 'run'")
+
+
+def _new_in_run(links: list[Link], seen: set[str], tally: Summary) -> list[Link]:
+    """``unique="run"``: the links of one document whose URL no earlier document of the run
+    had (nor an earlier link of its own). Applied in the main process, to the documents in
+    input order, so that any number of workers gives the same links (each document is made
+    unique in its worker first, which changes nothing here and sends less). Memory: the set
+    of the distinct URLs seen."""
+    new = []
+    for link in links:
+        if link.url not in seen:
+            seen.add(link.url)
+            new.append(link)
+    tally.links -= len(links) - len(new)  # the summary counts the links given
+    return new
+
+
+def _not_markup(source: Source) -> None:
+    """A ``str`` is a path. Markup passed as one (as lxml and BeautifulSoup take it) would
+    otherwise fail as a file name (``No such file``, ``File name too long``): say what to do."""
+    if not isinstance(source, str):
+        return
+    if (source.lstrip().startswith("<") or "\n" in source) and not os.path.exists(source):
+        raise TypeError(
+            "a str is a path, and this looks like markup: pass the document as bytes "
+            "(markup.encode(), or the bytes as fetched, so that its charset is honoured)"
+        )
 
 
 def _task(
@@ -216,10 +320,13 @@ def _task(
     render: Callable[[list[Link]], T],
     options: Options,
     attributes: Iterable[tuple[str, str]] | None = None,
+    keep: Keep | None = None,
 ) -> Task[T]:
     check_mode(mode)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
-    extract = partial(_part_links, attributes=pairs) if pairs else _part_links
+    extract = _part_links
+    if pairs or keep is not None:
+        extract = partial(_part_links, attributes=pairs, keep=keep)
     if kinds is not None and not set(kinds) <= set(KINDS):
         raise ValueError(
             f"unknown kind(s) {sorted(set(kinds) - set(KINDS))}: expected {', '.join(KINDS)}"
@@ -238,23 +345,38 @@ def iter_rendered(
     mode: str = "rfc1808",
     select: str | None = None,
     kinds: Collection[str] | None = None,
-    unique: bool = False,
+    unique: bool | Literal["document", "run"] = False,
     charset: str | None = None,
     on_error: Callable[[InputError], None],
     unreadable: Callable[[str, Exception], None],
     summary: Summary,
     workers: int = 1,
     attributes: Iterable[tuple[str, str]] | None = None,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
 ) -> Iterator[str]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path).
 
     ``render`` turns a document's links into text; with workers it runs in them, so the main
-    process only reads inputs and writes text. An input that cannot be read goes to
+    process only reads inputs and writes text (but with ``unique="run"``, whose links are
+    chosen here, in input order, and rendered here). An input that cannot be read goes to
     ``unreadable`` and the batch goes on.
     """
-    task = _task(mode, select, kinds, unique, render, Options(url, (), charset), attributes)
+    scope = _scope(unique)
+    keep = _keep(schemes, same_host, external)
+    options = Options(url, (), charset)
     given = (Input(*one) for one in inputs)
-    for done in results(given, task, resolve_workers(workers), summary, on_error, unreadable):
+    if scope == "run":
+        task = _task(mode, select, kinds, True, records, options, attributes, keep)
+        seen: set[str] = set()
+        for found in results(given, task, resolve_workers(workers), summary, on_error, unreadable):
+            new = _new_in_run(found.output, seen, summary)
+            if new:
+                yield render(new)
+        return
+    rendered = _task(mode, select, kinds, scope is not None, render, options, attributes, keep)
+    for done in results(given, rendered, resolve_workers(workers), summary, on_error, unreadable):
         yield done.output
 
 

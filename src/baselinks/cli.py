@@ -1,8 +1,9 @@
 """The ``baselinks`` command: argument parsing and wiring only.
 
     baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text|table] [--mode MODE]
-                      [--select CSS] [--kind KIND] [--unique] [--charset CHARSET] [-q] [-o FILE]
-                      [-j N] [--attr TAG:ATTR]
+                      [--select CSS] [--kind KIND] [--unique[=run]] [--charset CHARSET] [-q]
+                      [-o FILE] [-j N] [--attr TAG:ATTR] [--fields A,B,C] [--scheme S,T]
+                      [--same-host | --external]
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
@@ -87,9 +88,7 @@ def _build_parser() -> argparse.ArgumentParser:
         dest="kinds",
         help="only links of this kind (repeatable)",
     )
-    ext.add_argument(
-        "--unique", action="store_true", help="only the first link for each URL (per document)"
-    )
+    _add_filters(ext)
     ext.add_argument(
         "--attr",
         action="append",
@@ -100,7 +99,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "its links have kind other and the problem code nonstandard-attribute",
     )
     ext.add_argument(
-        "--charset", help="the transport's charset (as an HTTP Content-Type would give it)"
+        "--charset",
+        type=_charset,
+        help="the transport's charset (as an HTTP Content-Type would give it): an Encoding "
+        "Standard label",
     )
     ext.add_argument(
         "-q",
@@ -143,7 +145,69 @@ def _build_parser() -> argparse.ArgumentParser:
     par.add_argument("urls", metavar="URL", nargs="+")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
     _add_check(commands)
+    parser.set_defaults(subparsers=commands.choices)
     return parser
+
+
+def _add_filters(ext: argparse.ArgumentParser) -> None:
+    # "--unique=run" is an option string of its own (argparse matches a whole one before it
+    # splits at "="), so that "--unique PATH" still reads PATH as a path.
+    ext.add_argument(
+        "--unique",
+        "--unique=document",
+        action="store_const",
+        const="document",
+        dest="unique",
+        help="only the first link for each URL in each document",
+    )
+    ext.add_argument(
+        "--unique=run",
+        action="store_const",
+        const="run",
+        dest="unique",
+        help="only the first link for each URL in the whole run (in input order, any -j; "
+        "memory: a set of the distinct URLs)",
+    )
+    ext.add_argument(
+        "--fields",
+        type=_fields,
+        metavar="A,B,C",
+        help="only these fields, in this order (jsonl, csv, tsv; tsv by default on a terminal)",
+    )
+    ext.add_argument(
+        "--scheme",
+        type=_schemes,
+        dest="schemes",
+        metavar="S,T",
+        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
+    )
+    hosts = ext.add_mutually_exclusive_group()
+    hosts.add_argument(
+        "--same-host",
+        action="store_true",
+        help="only links to the document's own host (its URL's: --url, the WARC record's)",
+    )
+    hosts.add_argument(
+        "--external",
+        action="store_true",
+        help="only links to another host than the document's own (links without a host: neither)",
+    )
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    from .write import check_fields
+
+    try:
+        return check_fields(name.strip() for name in value.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _schemes(value: str) -> tuple[str, ...]:
+    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
+    return schemes
 
 
 def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -166,6 +230,17 @@ def _jobs(value: str) -> int:
     if jobs < 0:
         raise argparse.ArgumentTypeError(f"expected a number of processes (0: all CPUs): {value!r}")
     return jobs
+
+
+def _charset(value: str) -> str:
+    from .encoding import lookup  # webencodings: the Encoding Standard's labels
+
+    if lookup(value) is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown charset {printable(value)!r}: not an Encoding Standard label "
+            "(utf-8, windows-1252, shift_jis, ...)"
+        )
+    return value
 
 
 def _attr_pair(value: str) -> tuple[str, str]:
@@ -336,9 +411,14 @@ def _inputs(
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from .api import iter_rendered
     from .batch import Summary, display_name
-    from .write import FORMATS
+    from .write import FIELDED, output_format
 
-    header, render = FORMATS[args.format or ("table" if out.isatty() else "jsonl")]
+    terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
+    name = args.format or (terminal if out.isatty() else "jsonl")
+    if args.fields is not None and name not in FIELDED:
+        _error(f"--fields: the {name} format has no fields to choose; use {', '.join(FIELDED)}")
+        return 2
+    header, render = output_format(name, args.fields)
     summary = Summary()
     started = time.monotonic()
     progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
@@ -360,6 +440,8 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     def unreadable(name: str, exc: Exception) -> None:
         say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
 
+    if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
+        _error("reading standard input (end it with Ctrl-D; --help for the options)")
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named)
         for name, path, named in _inputs(args.paths, unlisted)
@@ -381,6 +463,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             summary=summary,
             workers=args.jobs,
             attributes=args.attributes,
+            schemes=args.schemes,
+            same_host=args.same_host,
+            external=args.external,
         )
         out.write(header)
         for text in texts:
@@ -401,6 +486,16 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         seconds = f" in {time.monotonic() - started:.1f} s" if sys.stderr.isatty() else ""
         _error(f"{summary}{seconds}")
     return 1 if summary.failed else 0
+
+
+def _on_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal: not when it is None (no stdin at all), closed, or
+    an object that only has a ``buffer`` (as a caller may set ``sys.stdin`` to)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return callable(isatty) and bool(isatty())
+    except (OSError, ValueError):  # closed
+        return False
 
 
 class _Progress:
@@ -454,11 +549,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:
+            _unrecognized(args.subparsers[args.command], unknown)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
     with _stoppable():
         return _run(args)
+
+
+def _unrecognized(command: argparse.ArgumentParser, unknown: Sequence[str]) -> None:
+    """A usage error in the subcommand's own words: its usage line, what it did not know, and
+    the nearest option it has for each (``--fromat``: did you mean ``--format``?). argparse
+    on Python 3.11 prints the top-level usage and suggests nothing (3.14 has suggest_on_error)."""
+    import difflib
+
+    known = [opt for action in command._actions for opt in action.option_strings]
+    guesses = []
+    for given in unknown:
+        if given.startswith("-"):
+            guesses += difflib.get_close_matches(given.partition("=")[0], known, n=1)
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    if guesses:
+        message += f" (did you mean {' or '.join(dict.fromkeys(guesses))}?)"
+    command.error(message)  # exits 2
 
 
 def _run(args: argparse.Namespace) -> int:

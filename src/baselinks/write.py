@@ -16,16 +16,19 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple, TextIO
+from typing import NamedTuple, Protocol, TextIO
 
 from .diagnose import CONTROL_CHARACTERS
 from .errors import printable
 from .link import FIELDS, Link
 
 __all__ = [
+    "FIELDED",
     "FORMATS",
     "WRITERS",
     "Format",
+    "check_fields",
+    "output_format",
     "write_csv",
     "write_jsonl",
     "write_table",
@@ -66,25 +69,43 @@ def _jsonl(links: Sequence[Link]) -> str:
     return _JSON_UNSAFE.sub(_json_escape, text)
 
 
-def _row(link: Link) -> list[object]:
+def _jsonl_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
+    """JSON Lines with the chosen fields only, in the order given."""
+    encode = _ENCODE
+    text = "".join(
+        [encode({name: value for name, value in _pick(link, fields)}) + "\n" for link in links]
+    )
+    return text if _JSON_UNSAFE.search(text) is None else _JSON_UNSAFE.sub(_json_escape, text)
+
+
+def _pick(link: Link, fields: tuple[str, ...]) -> list[tuple[str, object]]:
+    record = link.as_dict()
+    return [(name, record[name]) for name in fields]
+
+
+def _row(link: Link, fields: tuple[str, ...] = FIELDS) -> list[object]:
     record = link.as_dict()
     record["problems"] = " ".join(link.problems)
     record["line"] = "" if link.line is None else link.line
-    return [record[field] for field in FIELDS]
+    return [record[field] for field in fields]
 
 
-def _render_csv(dialect: type[csv.Dialect], links: Sequence[Link]) -> str:
+def _render_csv(
+    dialect: type[csv.Dialect], links: Sequence[Link], fields: tuple[str, ...] = FIELDS
+) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, dialect=dialect).writerows(_row(link) for link in links)
+    csv.writer(buffer, dialect=dialect).writerows(_row(link, fields) for link in links)
     return buffer.getvalue()
 
 
-def _csv(dialect: type[csv.Dialect]) -> Format:
+def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = FIELDS) -> Format:
     """RFC 4180: a value holding a comma, a quote, CR or LF is quoted (a quote doubled)."""
     buffer = io.StringIO()
-    csv.writer(buffer, dialect=dialect).writerow(FIELDS)
+    csv.writer(buffer, dialect=dialect).writerow(fields)
     # a partial of a module-level function pickles (a closure would not): it goes to workers
-    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
+    if fields == FIELDS:
+        return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
+    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, fields=fields))
 
 
 # IANA text/tab-separated-values: "Note that fields that contain tabs are not allowable in
@@ -116,6 +137,10 @@ def _tsv_value(value: object) -> str:
 def _tsv(links: Sequence[Link]) -> str:
     """One line per link, the fields tab-separated, each escaped (never quoted)."""
     return "".join(["\t".join(map(_tsv_value, _row(link))) + "\n" for link in links])
+
+
+def _tsv_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
+    return "".join(["\t".join(map(_tsv_value, _row(link, fields))) + "\n" for link in links])
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -181,10 +206,48 @@ FORMATS: dict[str, Format] = {
 }
 
 
-def _writer(name: str) -> Callable[[Iterable[Link], TextIO], int]:
-    header, render = FORMATS[name]
+# The formats whose records are fields, and so can hold fewer (``fields=``, ``--fields``). The
+# text format is the URL alone and the table a fixed layout for a person: neither takes them.
+FIELDED = ("jsonl", "csv", "tsv")
 
-    def write(links: Iterable[Link], out: TextIO) -> int:
+
+def check_fields(fields: Iterable[str]) -> tuple[str, ...]:
+    """The field names as a tuple, each one a field of :class:`Link` (else ``ValueError``
+    naming the valid ones); at least one, none twice."""
+    chosen = tuple(fields)
+    unknown = [name for name in chosen if name not in FIELDS]
+    if unknown or not chosen:
+        what = f"unknown field(s) {', '.join(unknown)}" if unknown else "no field"
+        raise ValueError(f"{what}: expected some of {', '.join(FIELDS)}")
+    if len(set(chosen)) < len(chosen):
+        raise ValueError(f"a field named twice: {', '.join(chosen)}")
+    return chosen
+
+
+def output_format(name: str, fields: Iterable[str] | None = None) -> Format:
+    """``FORMATS[name]``, or with ``fields`` the same format writing only those fields, in
+    that order (jsonl, csv and tsv: :data:`FIELDED`)."""
+    if fields is None:
+        return FORMATS[name]
+    chosen = check_fields(fields)
+    if name not in FIELDED:
+        raise ValueError(f"the {name} format has no fields to choose: use {', '.join(FIELDED)}")
+    if name == "jsonl":
+        return Format("", functools.partial(_jsonl_fields, chosen))
+    if name == "csv":
+        return _csv(csv.excel, chosen)
+    return Format("\t".join(chosen) + "\n", functools.partial(_tsv_fields, chosen))
+
+
+class Writer(Protocol):
+    def __call__(
+        self, links: Iterable[Link], out: TextIO, fields: Iterable[str] | None = None
+    ) -> int: ...
+
+
+def _writer(name: str) -> Writer:
+    def write(links: Iterable[Link], out: TextIO, fields: Iterable[str] | None = None) -> int:
+        header, render = output_format(name, fields)
         out.write(header)
         count = 0
         for link in links:  # one at a time: the output streams as the links come
@@ -193,15 +256,15 @@ def _writer(name: str) -> Callable[[Iterable[Link], TextIO], int]:
         return count
 
     write.__name__ = f"write_{name}"
-    write.__doc__ = f"Write ``links`` to ``out`` as {name}; return how many were written."
+    write.__doc__ = f"Write ``links`` to ``out`` as {name}; return how many were written." + (
+        " ``fields``: only these, in this order." if name in FIELDED else ""
+    )
     return write
 
 
 # One writer per format, derived: a format added to FORMATS has its writer (and its --format
 # choice in the CLI) with no other line.
-WRITERS: dict[str, Callable[[Iterable[Link], TextIO], int]] = {
-    name: _writer(name) for name in FORMATS
-}
+WRITERS: dict[str, Writer] = {name: _writer(name) for name in FORMATS}
 
 write_jsonl = WRITERS["jsonl"]
 write_csv = WRITERS["csv"]
