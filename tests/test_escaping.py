@@ -78,16 +78,18 @@ def test_csv_reads_back_to_the_same_rows() -> None:
 
 
 def _copy_unescape(value: str) -> str:
-    """PostgreSQL COPY text format: backslash escapes (the ones it documents)."""
-    named = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
-
-    def one(match: re.Match[str]) -> str:
+    """PostgreSQL COPY text format: backslash escapes (the ones it documents); ``\\xHH`` is a
+    byte, and the field's bytes are then decoded in the database's encoding (UTF-8)."""
+    named = {"b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t", "v": b"\v", "\\": b"\\"}
+    out = bytearray()
+    pos = 0
+    for match in re.finditer(r"\\(x[0-9a-fA-F]{1,2}|[bfnrtv\\])", value):
+        out += value[pos : match.start()].encode("utf-8")
         escape = match.group(1)
-        if escape.startswith("x"):
-            return chr(int(escape[1:], 16))
-        return named[escape]
-
-    return re.sub(r"\\(x[0-9a-fA-F]{1,2}|[bfnrtv\\])", one, value)
+        out += bytes([int(escape[1:], 16)]) if escape.startswith("x") else named[escape]
+        pos = match.end()
+    out += value[pos:].encode("utf-8")
+    return out.decode("utf-8")
 
 
 def test_tsv_has_the_header_fields_on_every_line_and_reads_back_by_copy_rules() -> None:
@@ -101,7 +103,7 @@ def test_tsv_has_the_header_fields_on_every_line_and_reads_back_by_copy_rules() 
     assert [[_copy_unescape(v) for v in line.split("\t")] for line in lines[1:]] == [
         _as_strings(link) for link in LINKS
     ]
-    assert re.search(r"[\x00-\x08\x0b-\x1f\x7f]", out) is None
+    assert re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]", out) is None
 
 
 def test_tsv_writes_plain_values_as_they_are() -> None:

@@ -101,4 +101,6 @@ def __getattr__(name: str) -> typing.Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    # the public names and the module's own dunders; not what __init__ imports to be lazy
+    # (annotations, importlib, typing)
+    return sorted({name for name in globals() if name.startswith("__")} | set(__all__))

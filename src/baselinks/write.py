@@ -111,8 +111,11 @@ def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = FIELDS) -> Format
 # IANA text/tab-separated-values: "Note that fields that contain tabs are not allowable in
 # this encoding". So a value is escaped, never quoted, as PostgreSQL's COPY text format does:
 # \t \n \r and \\, the other C0 controls and DEL as \b \f \v or \xHH (COPY reads them all
-# back). Every line then has exactly the header's fields for cut -f and awk -F'\t'.
-_TSV_SPECIAL = re.compile(r"[\x00-\x1f\x7f\\]")
+# back). Every line then has exactly the header's fields for cut -f and awk -F'\t'. The C1
+# controls (U+009B is a terminal's CSI), U+2028/U+2029 (line separators to some readers) and
+# the bidi overrides are written as the \xHH of their UTF-8 bytes, which COPY reads back as
+# those bytes, so the character round-trips and never reaches a terminal raw.
+_TSV_SPECIAL = re.compile(r"[\x00-\x1f\x7f-\x9f\\\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _TSV_NAMED = {
     "\\": "\\\\",
     "\t": "\\t",
@@ -126,7 +129,7 @@ _TSV_NAMED = {
 
 def _tsv_escape(match: re.Match[str]) -> str:
     char = match.group()
-    return _TSV_NAMED.get(char) or f"\\x{ord(char):02x}"
+    return _TSV_NAMED.get(char) or "".join(f"\\x{byte:02x}" for byte in char.encode("utf-8"))
 
 
 def _tsv_value(value: object) -> str:
