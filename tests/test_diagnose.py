@@ -241,3 +241,13 @@ def test_the_table_in_diagnose_lists_every_code_in_order() -> None:
     assert missing == []
     places = [table.index(f"``{code}``") for code in CODES]
     assert places == sorted(places)
+
+
+def test_control_characters_are_never_printable() -> None:
+    # diagnose asks str.isprintable() before CONTROL_CHARACTERS.search: only right while no
+    # character of the class is printable
+    from baselinks.diagnose import CONTROL_CHARACTERS
+
+    assert not [
+        c for c in map(chr, range(0x110000)) if CONTROL_CHARACTERS.match(c) and c.isprintable()
+    ]

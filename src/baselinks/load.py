@@ -67,7 +67,7 @@ def _blank_html_end_tags(data: bytes) -> bytes:
     # Latin-1 maps each byte to one character: the scanner's positions are the bytes'. Its
     # raw-text elements are libxml2's (noscript is markup there: an end tag in it stops it).
     parts, done = [], 0
-    for name, _, start, end in tags(data.decode("latin-1"), PARSER_RAW_TEXT):
+    for name, _, start, end in tags(data.decode("latin-1"), PARSER_RAW_TEXT, ()):
         if name == "/html":
             parts += [data[done:start], re.sub(rb"[^\n]", b" ", data[start:end])]
             done = end

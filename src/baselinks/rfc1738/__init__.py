@@ -33,11 +33,13 @@ Standard library only.
 
 from __future__ import annotations
 
+from .grammar import FAST
 from .rules import CODES, RULES, Analysis, Component, Problem, Rule
 from .schemes import SCHEMES, analyse, check, codes
 
 __all__ = [
     "CODES",
+    "FAST",
     "RULES",
     "SCHEMES",
     "Analysis",
