@@ -53,6 +53,7 @@ ALLOWED_THIRD_PARTY = {
     "write": set(),
     "output": set(),
     "cli": {"tqdm"},  # the progress bar, imported only for a terminal
+    "urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.

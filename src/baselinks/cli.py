@@ -27,13 +27,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import __version__
-from .errors import InputError, SelectError, URLError, describe, printable
+from . import __version__, urlcommands
+from .errors import InputError, SelectError, describe, printable, say
 
 if TYPE_CHECKING:
     from .batch import Summary
-    from .resolve import Explanation
-    from .url import URLParts
 
 # The pipeline is imported by the command that runs it, inside its function: `baselinks
 # --version` imports only this module and errors.py (python -X importtime -m baselinks
@@ -250,132 +248,7 @@ def _attr_pair(value: str) -> tuple[str, str]:
     return tag.strip(), attr.strip()
 
 
-def _error(message: str) -> None:
-    with contextlib.suppress(OSError):  # stderr gone (a hung-up terminal): the message only
-        print(f"baselinks: {printable(message)}", file=sys.stderr)
-
-
-def _components(parts: URLParts) -> str:
-    return " ".join(f"{name}={value!r}" for name, value in parts._asdict().items())
-
-
-def _print_explanation(exp: Explanation, problems: Sequence[str], out: TextIO) -> None:
-    width = max([len("embedded")] + [len(step.rule) for step in exp.steps])
-    rows: list[tuple[str, str]] = [
-        ("base", exp.base),
-        ("embedded", exp.embedded),
-        ("mode", exp.mode),
-    ]
-    for step in exp.steps:
-        rows.append((step.rule, step.action))
-        rows.append(("", "  " + _components(step.parts)))
-    rows.append(("result", exp.result))
-    rows.append(("problems", ", ".join(problems) or "-"))
-    for label, text in rows:
-        print(f"{label:<{width}}  {text}", file=out)
-
-
-def _resolve(args: argparse.Namespace, out: TextIO) -> int:
-    import json
-
-    from .diagnose import diagnose
-    from .resolve import Explanation, Resolver, Step, check_mode
-
-    resolver = Resolver(args.base, check_mode(args.mode))
-    status = 0
-    for ref in args.refs:
-        trace: list[Step] = []
-        try:
-            result: str | None = resolver.resolve(ref, trace if args.explain else None)
-        except URLError as exc:
-            _error(str(exc))
-            result, status = None, 1
-        problems = diagnose(args.base, ref, result)
-        if args.json:
-            record = {
-                "base": args.base,
-                "ref": ref,
-                "url": result,
-                "mode": args.mode,
-                "problems": list(problems),
-            }
-            if args.explain:
-                record["steps"] = [
-                    {"rule": s.rule, "action": s.action, "parts": s.parts._asdict()} for s in trace
-                ]
-            print(json.dumps(record, ensure_ascii=False), file=out)
-        elif args.explain:
-            exp = Explanation(
-                args.base,
-                ref,
-                args.mode,
-                result if result is not None else "(failed)",
-                tuple(trace),
-            )
-            _print_explanation(exp, problems, out)
-            print(file=out)
-        elif result is not None:
-            print(result, file=out)
-    return status
-
-
-def _parse(args: argparse.Namespace, out: TextIO) -> int:
-    import json
-
-    from .url import parse
-
-    as_json = args.json or not out.isatty()
-    for url in args.urls:
-        parts = parse(url)
-        login = parts.login()
-        if as_json:
-            record = {
-                "url": url,
-                **parts._asdict(),
-                "has_netloc": parts.has_netloc,
-                **login._asdict(),
-            }
-            print(json.dumps(record, ensure_ascii=False), file=out)
-            continue
-        print(url, file=out)
-        for name, value in {**parts._asdict(), **login._asdict()}.items():
-            print(f"  {name:<9} {value!r}", file=out)
-    return 0
-
-
-def _check(args: argparse.Namespace, out: TextIO) -> int:
-    """1 when some URL breaks a rule (as a linter exits), so that a script can test it."""
-    import json
-
-    from .rfc1738 import analyse
-
-    as_json = args.json or not out.isatty()
-    broken = False
-    for url in args.urls:
-        found = analyse(url)
-        broken = broken or bool(found.problems)
-        if as_json:
-            record = {
-                "url": url,
-                "production": found.production,
-                "components": [
-                    {"name": c.name, "text": url[c.start : c.end], "start": c.start, "end": c.end}
-                    for c in found.components
-                ],
-                "problems": [p._asdict() for p in found.problems],
-            }
-            print(json.dumps(record, ensure_ascii=False), file=out)
-            continue
-        print(url if url.isprintable() else repr(url), file=out)
-        production = found.production or "- (a relative reference: not an RFC 1738 URL)"
-        print(f"  {'production':<14} {production}", file=out)
-        for c in found.components:
-            print(f"  {c.name:<14} {url[c.start : c.end]!r}", file=out)
-        for p in found.problems:
-            print(f"  ! {p.code} in {p.component} [{p.span[0]}:{p.span[1]}]: {p.rule}", file=out)
-        if found.production and not found.problems:
-            print("  ok: no rule broken", file=out)
-    return 1 if broken else 0
+_error = say  # one line on stderr, escaped (errors.say)
 
 
 def _inputs(
@@ -530,7 +403,12 @@ class _Progress:
         self.bar.close()
 
 
-_COMMANDS = {"extract": _extract, "resolve": _resolve, "parse": _parse, "check": _check}
+_COMMANDS = {
+    "extract": _extract,
+    "resolve": urlcommands.resolve_command,
+    "parse": urlcommands.parse_command,
+    "check": urlcommands.check_command,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,9 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sys
 
 __all__ = [
     "BaselinksError",
@@ -23,6 +25,7 @@ __all__ = [
     "internal",
     "printable",
     "raise_first",
+    "say",
 ]
 
 
@@ -122,3 +125,10 @@ def printable(text: str) -> str:
     if _UNPRINTABLE.search(text) is None:
         return text
     return _UNPRINTABLE.sub(_escape, text)
+
+
+def say(message: str) -> None:
+    """``baselinks: message`` on stderr, one line, its control characters escaped
+    (:func:`printable`); when stderr is gone (a hung-up terminal), nothing, never a crash."""
+    with contextlib.suppress(OSError):
+        print(f"baselinks: {printable(message)}", file=sys.stderr)
