@@ -165,9 +165,9 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
                 found |= {node.module} if node.module else {alias.name for alias in node.names}
         return found
 
-    # write: the Link record, the control-character set its text format percent-encodes (the
-    # set diagnose flags), and the terminal escaping of its table (errors.printable)
-    assert local_imports("write") == {"link", "diagnose", "errors"}
+    # write: the Link record, and from errors the character classes its formats escape (the
+    # ones diagnose flags) and the terminal escaping of its table (errors.printable)
+    assert local_imports("write") == {"link", "errors"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (link is imported for the Link type only)

@@ -66,6 +66,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from . import rfc1738
+from .errors import CONTROLS
 from .url import SCHEME_RE, split
 
 __all__ = ["CODES", "CONTROL_CHARACTERS", "diagnose", "saved_copy"]
@@ -88,7 +89,7 @@ CODES = (*_FLAGGED, *rfc1738.CODES, "saved-copy")
 
 # What control-character flags, and what --format text percent-encodes (write.py): one line per
 # URL for every reader, including those that split at U+0085, U+2028 and U+2029.
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+CONTROL_CHARACTERS = re.compile(rf"[{CONTROLS}]")
 
 # One character class each: a search is linear in the input, no backtracking possible.
 _INVALID = re.compile(r'[\x00-\x20\x7f-\U0010ffff<>"{}|\\^`]')

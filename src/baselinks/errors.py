@@ -17,6 +17,8 @@ import re
 import sys
 
 __all__ = [
+    "BIDI",
+    "CONTROLS",
     "BaselinksError",
     "InputError",
     "SelectError",
@@ -92,15 +94,22 @@ def raise_first(errors: list[InputError]) -> None:
         raise first
 
 
+# The character classes every escaping agrees on, as regex class bodies (one source: the
+# control-character code in diagnose.py, the text and tsv formats in write.py, and printable()
+# below). CONTROLS: the C0 controls, DEL, the C1 controls (U+009B is a one-character CSI to
+# some terminals) and the line and paragraph separators (U+2028, U+2029: str.splitlines()
+# splits there). BIDI: the bidirectional embeddings, overrides and isolates, which reorder what
+# a person reads ("Trojan Source", CVE-2021-42574).
+CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
+BIDI = r"\u202a-\u202e\u2066-\u2069"
+
 # What a terminal must not receive from an input: the C0 controls (ESC starts "ESC]0;title BEL"
 # and "ESC[2J"), DEL, the C1 controls (U+009B is a one-character CSI to some terminals), the
 # line and paragraph separators, the bidirectional overrides and isolates (they reorder what a
 # person reads: "Trojan Source", CVE-2021-42574), and lone surrogates (a file name that is not
 # UTF-8, decoded with surrogateescape, cannot even be encoded for output). One character
 # class: a search is linear.
-_UNPRINTABLE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+_UNPRINTABLE = re.compile(rf"[{CONTROLS}{BIDI}\ud800-\udfff]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 

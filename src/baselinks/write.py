@@ -18,8 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol, TextIO
 
-from .diagnose import CONTROL_CHARACTERS
-from .errors import printable
+from .errors import BIDI, CONTROLS, printable
 from .link import FIELDS, Link
 
 __all__ = [
@@ -115,7 +114,7 @@ def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = FIELDS) -> Format
 # controls (U+009B is a terminal's CSI), U+2028/U+2029 (line separators to some readers) and
 # the bidi overrides are written as the \xHH of their UTF-8 bytes, which COPY reads back as
 # those bytes, so the character round-trips and never reaches a terminal raw.
-_TSV_SPECIAL = re.compile(r"[\x00-\x1f\x7f-\x9f\\\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_TSV_SPECIAL = re.compile(rf"[{CONTROLS}{BIDI}\\]")
 _TSV_NAMED = {
     "\\": "\\\\",
     "\t": "\\t",
@@ -150,12 +149,10 @@ def _percent(match: re.Match[str]) -> str:
     return "".join(f"%{byte:02X}" for byte in match.group().encode("utf-8"))
 
 
-# What the text format percent-encodes: the controls and line separators (CONTROL_CHARACTERS),
+# What the text format percent-encodes: the controls and line separators (errors.CONTROLS),
 # and the bidirectional embeddings, overrides and isolates, which reorder what a terminal shows
 # (`http://e.com/\u202egnp.exe` reads as ...exe.png; errors.printable escapes the same ones).
-_TEXT_ESCAPED = re.compile(
-    CONTROL_CHARACTERS.pattern.removesuffix("]") + "\u202a-\u202e\u2066-\u2069]"
-)
+_TEXT_ESCAPED = re.compile(rf"[{CONTROLS}{BIDI}]")
 
 
 def _percent_encoded(url: str) -> str:
