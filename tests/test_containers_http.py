@@ -52,20 +52,20 @@ def test_dechunk(body: bytes, expected: bytes | None) -> None:
         ("gzip", lambda b: b),  # kept decoded under its old header: taken as it is
     ],
 )
-def test_decode_body(coding: str, encode: object) -> None:
+def test_decode_content(coding: str, encode: object) -> None:
     body = b"<a href=x>decoded</a>"
     assert callable(encode)
-    assert httpmsg.decode_body(encode(body), [("Content-Encoding", coding)]) == body
+    assert httpmsg.decode_content(encode(body), [("Content-Encoding", coding)]).data == body
 
 
-def test_decode_body_caps_a_decompression_bomb(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_decode_content_caps_a_decompression_bomb(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(coding, "MAX_DECODED_BYTES", 1 << 20)
     bomb = gzip.compress(b"\0" * (4 << 20))
     assert len(bomb) < 10_000
     with pytest.raises(InputError, match="larger than 1048576 bytes"):
-        httpmsg.decode_body(bomb, [("Content-Encoding", "gzip")])
+        httpmsg.decode_content(bomb, [("Content-Encoding", "gzip")])
     with pytest.raises(InputError, match="larger than"):
-        httpmsg.decode_body(bomb, [("Content-Encoding", "br, gzip")])  # outer layer first
+        httpmsg.decode_content(bomb, [("Content-Encoding", "br, gzip")])  # outer layer first
 
 
 @pytest.mark.parametrize(

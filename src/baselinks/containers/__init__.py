@@ -28,6 +28,7 @@ from .coding import DecodeError, inflate
 from .doctypes import HTML_TYPES, DocType, document_type, file_type, may_be_document
 from .entries import Entry, Part, Skipped
 from .httpmsg import (
+    body_damage,
     decode_content,
     media_type,
     parse_response,
@@ -281,5 +282,4 @@ def _fetched(
     doctype = document_type(essence, decoded) or DocType.HTML
     yield Part(name, decoded, charset or declared, url, (), None, headers, doctype)
     if problem:
-        kept = f": the {len(decoded)} bytes decoded were read" if decoded else ""
-        yield InputError(problem + kept, name)
+        yield body_damage(problem, decoded, name)

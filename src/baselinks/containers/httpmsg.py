@@ -28,7 +28,7 @@ from .entries import Part, Skipped
 __all__ = [
     "MAX_DECODED_BYTES",
     "Response",
-    "decode_body",
+    "body_damage",
     "decode_content",
     "media_type",
     "parse_response",
@@ -185,17 +185,14 @@ def decode_content(body: bytes, headers: Iterable[tuple[str, str]]) -> Body:
     return Body(body, problem)
 
 
-def decode_body(body: bytes, headers: Iterable[tuple[str, str]]) -> bytes:
-    """The bytes :func:`decode_content` decodes (what it could, after damage)."""
-    return decode_content(body, headers).data
-
-
 # Response headers that carry links (walk.header_links finds them).
 LINK_HEADERS = ("location", "link", "refresh")
 
 
-def _kept(decoded: bytes) -> str:
-    return f": the {len(decoded)} bytes decoded were read" if decoded else ""
+def body_damage(problem: str, decoded: bytes, name: str) -> InputError:
+    """The error for a body that did not decode whole, saying how much of it was read."""
+    kept = f": the {len(decoded)} bytes decoded were read" if decoded else ""
+    return InputError(problem + kept, name)
 
 
 def response_part(
@@ -216,7 +213,7 @@ def response_part(
     if may_be_document(essence):
         decoded, problem = decode_content(response.body, response.headers)
         if problem:
-            error = InputError(problem + _kept(decoded), name)
+            error = body_damage(problem, decoded, name)
         doctype = document_type(essence, decoded)
         body = decoded if doctype is not None else None
     if body is None and not has_header_links:
