@@ -155,7 +155,7 @@ def scrapy(docs: Docs) -> int:
     from scrapy.http import HtmlResponse
     from scrapy.linkextractors import LinkExtractor
 
-    from baselinks.walk import LINK_SOURCES
+    from baselinks.linktable import LINK_SOURCES
 
     tags = sorted({t for s in LINK_SOURCES if s.tags for t in s.tags})
     attrs = sorted({s.attr for s in LINK_SOURCES if s.syntax != "css-text"})  # not <style> text

@@ -15,7 +15,7 @@ import os
 import pytest
 
 from baselinks import InputError, extract_links
-from baselinks.walk import HEADER_LINK_SOURCES
+from baselinks.linktable import HEADER_LINK_SOURCES
 from baselinks.write import write_jsonl
 from conftest import FIXTURES
 

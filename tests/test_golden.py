@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from baselinks import extract_links
-from baselinks.walk import HEADER_LINK_SOURCES, LINK_SOURCES
+from baselinks.linktable import HEADER_LINK_SOURCES, LINK_SOURCES
 from baselinks.write import write_jsonl
 from conftest import FIXTURES
 

@@ -317,14 +317,15 @@ def test_every_row_names_only_what_a_registry_holds() -> None:
 
 def test_the_plan_cache_stays_bounded() -> None:
     from baselinks import walk
+    from baselinks.linktable import LINK_SOURCES
 
-    table = walk._Table(walk.LINK_SOURCES)
+    table = walk._Table(LINK_SOURCES)
     # a page of distinct custom element names, each with a link attribute
     names = [f"x-e{i}" for i in range(walk._UNNAMED_PLANS * 3)]
     for name in names:
         plan = table.plans.get(name) or table.plan(name)
         # every row for any element applies to a custom element (its two own rows too)
-        assert set(plan) == {s.attr for s in walk.LINK_SOURCES if s.tags is None}
+        assert set(plan) == {s.attr for s in LINK_SOURCES if s.tags is None}
     assert len(table.plans) == len(table.named) + walk._UNNAMED_PLANS
     # one plan per answer to the tag conditions, shared by every tag that gives it
     assert len(table.by_class) == 1

@@ -36,18 +36,12 @@ from .containers.httpmsg import as_pairs
 from .encoding import browser_encoding, query_codec
 from .errors import InputError, SelectError, describe, raise_first
 from .link import FIELDS, Link, Linker, saved_copies, with_problems
+from .linktable import KINDS, PLACEMENTS
 from .load import Document, load_text, parse_html
 from .resolve import check_mode, resolver_class
 from .sheets import LOADERS, sheet_links
 from .url import parse
-from .walk import (
-    KINDS,
-    PLACEMENTS,
-    attribute_pairs,
-    header_links,
-    raw_links,
-    select_roots,
-)
+from .walk import attribute_pairs, header_links, raw_links, select_roots
 from .workers import resolve_workers
 
 __all__ = [

@@ -147,7 +147,8 @@ _new = tuple.__new__
 
 def with_problems(link: Link, codes: tuple[str, ...]) -> Link:
     """``link`` with ``codes`` added, those it lacks, after its own: the placement codes
-    (walk.PLACEMENTS) of an iframe in <template> or <noscript> on its srcdoc document's links."""
+    (linktable.PLACEMENTS) of an iframe in <template> or <noscript> on its srcdoc document's
+    links."""
     added = tuple(code for code in codes if code not in link.problems)
     return link._replace(problems=link.problems + added) if added else link
 

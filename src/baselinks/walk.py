@@ -30,10 +30,7 @@ from .linktable import (
     CSS_TEXT,
     HEADER_CONDITIONS,
     HEADER_LINK_SOURCES,
-    IN_NOSCRIPT,
-    INERT_TEMPLATE,
     KIND_RULES,
-    KINDS,
     LINK_HEADER,
     LINK_SOURCES,
     NONSTANDARD,
@@ -56,15 +53,9 @@ from .microsyntax import (
     split_urls,
 )
 
+# The table's own names (LINK_SOURCES, KINDS, PLACEMENTS...) are imported from linktable.py,
+# where they are defined; this module exports only the walker's.
 __all__ = [
-    "HEADER_LINK_SOURCES",
-    "INERT_TEMPLATE",
-    "IN_NOSCRIPT",
-    "KINDS",
-    "LINK_SOURCES",
-    "NONSTANDARD",
-    "PLACEMENTS",
-    "LinkSource",
     "RawLink",
     "XPath",
     "attribute_pairs",
