@@ -89,8 +89,23 @@ def test_parse_as_json_when_piped(capsys: pytest.CaptureFixture[str]) -> None:
         "password": None,
         "host": "host.com",
         "port": None,
+        "hostname": "host.com",
+        "port_number": 21,  # RFC 1738 §3.2: FTP's default
     }
     assert second["netloc"] == "" and second["has_netloc"] is True
+    assert second["hostname"] is None and second["port_number"] is None
+
+
+def test_parse_gives_hostname_and_port_as_urllib_names_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["parse", "http://U:P@Example.COM:8080/", "http://[::1]/", "http://h:x/"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["host"], r["port"], r["hostname"], r["port_number"]) for r in rows] == [
+        ("Example.COM", "8080", "example.com", 8080),
+        ("[::1]", None, "::1", 80),
+        ("h", "x", "h", None),  # not digits: no number (baselinks check says invalid-port)
+    ]
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,10 +32,15 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlparse, urlsplit
 
-from scrapy.link import Link
-from scrapy.linkextractors import IGNORED_EXTENSIONS
-from scrapy.utils.url import url_has_any_extension, url_is_from_any_domain
-from w3lib.url import canonicalize_url, safe_url_string
+try:
+    from scrapy.link import Link
+    from scrapy.linkextractors import IGNORED_EXTENSIONS
+    from scrapy.utils.url import url_has_any_extension, url_is_from_any_domain
+    from w3lib.url import canonicalize_url, safe_url_string
+except ImportError as exc:  # the bare "No module named 'scrapy'" does not say what to install
+    raise ImportError(
+        f"baselinks.scrapy needs Scrapy: pip install 'baselinks[scrapy]' ({exc})", name=exc.name
+    ) from exc
 
 from baselinks import InputError, iter_links, resolve
 from baselinks.walk import XPath

@@ -92,19 +92,22 @@ def parse_command(args: argparse.Namespace, out: TextIO) -> int:
     as_json = args.json or not out.isatty()
     for url in args.urls:
         parts = parse(url)
-        login = parts.login()
+        # the login's parts as written (strings), then what urllib's SplitResult calls hostname
+        # and port: the host in lower case, and the port as an int (the scheme's RFC 1738
+        # default when none is written); "port_number" because "port" is the written string
+        fields = {
+            **parts._asdict(),
+            "has_netloc": parts.has_netloc,
+            **parts.login()._asdict(),
+            "hostname": parts.hostname,
+            "port_number": parts.port,
+        }
         if as_json:
-            record = {
-                "url": url,
-                **parts._asdict(),
-                "has_netloc": parts.has_netloc,
-                **login._asdict(),
-            }
-            print(json.dumps(record, ensure_ascii=False), file=out)
+            print(json.dumps({"url": url, **fields}, ensure_ascii=False), file=out)
             continue
         print(url, file=out)
-        for name, value in {**parts._asdict(), **login._asdict()}.items():
-            print(f"  {name:<9} {value!r}", file=out)
+        for name, value in fields.items():
+            print(f"  {name:<11} {value!r}", file=out)
     return 0
 
 
