@@ -138,3 +138,57 @@ def test_hosts_are_counted_one_by_one_up_to_the_bound_then_together() -> None:
     assert run.other_hosts == 10
     assert run.as_dict()["hosts_bounded"] is True
     assert run.table()[-1].split() == ["(other", "hosts)", "10"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://User:pw@Host.Example:80/a",
+        "http://[::1]:8080/",
+        "HTTP://A.example",
+        "http://a.example?q",  # RFC 1808: the net_loc runs to the next "/"
+        "//h.example/x",
+        "http://a.example#frag/x",
+        "mailto:m@b.example",
+        "file:///etc/hosts",
+        "http://",
+        "x",
+        "",
+    ],
+)
+def test_a_link_s_host_is_the_parser_s(url: str) -> None:
+    from baselinks.stats import _hosts
+    from baselinks.url import parse
+
+    link = Link(url, url, "", "default", "a", "href", 1, "-", "", "", "link", ())
+    assert _hosts([link, link]) == [parse(url).hostname] * 2
+
+
+def test_the_no_base_count_is_of_the_links_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.html").write_bytes(b"<a href=x>1</a><a href=x>2</a><a href=http://h/>")
+    pages = [tmp_path / "a.html", tmp_path / "b.html"]
+    for unique, workers, expected in [
+        (False, 1, (6, 4)),
+        (False, 2, (6, 4)),
+        ("document", 1, (4, 2)),
+    ]:
+        summary = Summary(stats=Stats())
+        for page in pages:  # one summary over many calls, as iter_links's docstring says
+            extract_links(page, unique=unique, workers=workers, summary=summary)
+        assert (summary.links, summary.no_base) == expected, (unique, workers)
+        assert summary.stats is not None
+        assert summary.stats.problems["no-base"] == summary.no_base
+        assert summary.stats.kinds.total() == summary.links
+    # --unique=run: the run is the command's, over both files
+    for jobs in ("1", "2"):
+        argv = ["extract", *map(str, pages), "--unique=run", "--stats=json", "-j", jobs]
+        assert main([*argv, "--format", "text"]) == 0
+        out, err = capsys.readouterr()
+        assert out.splitlines() == ["x", "http://h/"]
+        summary_line, counts = err.splitlines()
+        assert "2 links; 1 link without a base (relative, as written)" in summary_line
+        assert (counts and json.loads(counts)["no_base"]) == 1
+        assert json.loads(counts)["problems"] == {"no-base": 1}
