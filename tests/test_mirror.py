@@ -297,3 +297,20 @@ def test_the_summary_counts_the_links_left_without_a_base(
     assert main(["extract", str(SITE), "--format", "jsonl", "-q"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert sum("no-base" in record["problems"] for record in records) == 5
+
+
+def test_a_mirrored_page_s_own_host_is_its_url_s(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["extract", str(SITE), "--root-url", ROOT, "--format", "text", "-q"]
+    assert main([*argv, "--external"]) == 0
+    assert capsys.readouterr().out == ""  # every link of the fixture is to example.com
+    assert main([*argv, "--same-host", "--unique=run"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "https://example.com/docs/",
+        "https://example.com/",
+        "https://example.com/docs/guide.html",
+        "https://example.com/docs/release%20notes.html?page=2",
+        "https://example.com/img/logo.png",
+    ]
+    # without a URL a page has no host: its links are neither same-host nor external
+    assert main(["extract", str(SITE), "--format", "text", "-q", "--same-host"]) == 0
+    assert capsys.readouterr().out == ""
