@@ -58,7 +58,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help="extract every link from documents and archives, made absolute",
         description="Extract every link from each document, resolved against its base URL "
         "(RFC 1808 §3: <base href>; then a MIME part's Content-Location; then the retrieval "
-        "URL: a WARC record's target URI, --url, or a 'saved from url' comment; then none). "
+        "URL: a WARC record's target URI, --url, a 'saved from url' comment, or the file's "
+        "path under --root-url; then none). "
         "Inputs are recognised by content: HTML, MHTML and MIME messages, WARC and ARC, raw "
         "HTTP responses, and gzip of any of these.",
     )
