@@ -57,5 +57,6 @@ def test_an_unlistable_directory_is_one_error_and_the_walk_goes_on(
     assert captured.out == "b\n"
     assert captured.err.splitlines() == [
         f"baselinks: {tmp_path / 'a' / 'closed'}: Permission denied",
-        "baselinks: 1 file, 1 document, 1 link; 1 failed",
+        "baselinks: 1 file, 1 document, 1 link; 1 link without a base (relative, as written): "
+        "give --url or --root-url; 1 failed",
     ]

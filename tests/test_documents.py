@@ -331,7 +331,8 @@ def test_a_directory_walk_reads_style_sheets_and_svg(
     ]  # fmt: skip
     assert main(["extract", str(tmp_path), "--format", "tsv"]) == 0
     assert capsys.readouterr().err.endswith(
-        "5 files, 3 documents, 4 links; skipped 2 (2 not a document); 0 failed\n"
+        "5 files, 3 documents, 4 links; 4 links without a base (relative, as written): give "
+        "--url or --root-url; skipped 2 (2 not a document); 0 failed\n"
     )
 
 

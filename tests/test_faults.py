@@ -42,6 +42,14 @@ def _page(path: Path, href: str, padding: bytes = b"") -> Path:
     return path
 
 
+def _one_url(directory: Path) -> str:
+    """The line said of --url given with a directory (tests/test_mirror.py)."""
+    return (
+        f"baselinks: {directory}: --url gives every file under it the same URL, {URL} "
+        "(a mirrored site: --root-url gives each file its own)"
+    )
+
+
 def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], list[str]]:
     status = main(["extract", "--format", "text", "--url", URL, *argv])
     out, err = capsys.readouterr()
@@ -148,6 +156,7 @@ def test_only_the_document_that_kills_its_worker_is_lost(
     assert status == 1
     assert out == [f"{URL}{name}" for name in names if name != "07"]
     assert [_ended(line) for line in err] == [
+        _one_url(tmp_path),
         "baselinks: a worker process <ended>; the work it held was run again in a new one",
         f"baselinks: {tmp_path / '07.html'}: not read: the worker process reading it <ended>, "
         "twice",
@@ -284,8 +293,9 @@ def test_a_walk_reads_regular_files_only(
                 status, out, err = _cli(["-j", jobs, str(site)], capsys)
                 assert (status, out) == (0, [f"{URL}a"])
                 assert err == [
+                    _one_url(site),
                     "baselinks: 1 file, 1 document, 1 link; skipped 3 (3 not a regular file); "
-                    "0 failed"
+                    "0 failed",
                 ]
     finally:
         server.close()
@@ -358,7 +368,10 @@ def test_file_names_that_are_not_utf8_are_written_with_their_bytes_escaped(
     out, err = capsys.readouterr()
     assert status == 1
     assert [json.loads(line)["document"] for line in out.splitlines()] == [f"{site}/caf\\xe9.html"]
-    assert err.splitlines()[0] == f"baselinks: {tmp_path}/gone\\xff.html: No such file or directory"
+    assert err.splitlines()[:2] == [
+        _one_url(site),
+        f"baselinks: {tmp_path}/gone\\xff.html: No such file or directory",
+    ]
     links = extract_links(site / os.fsdecode(b"caf\xe9.html"))
     assert [link.document for link in links] == [f"{site}/caf\\xe9.html"]
 

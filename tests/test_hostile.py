@@ -394,6 +394,11 @@ def test_library_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], cas
     assert status == case.status
     assert out.splitlines() == links
     errors = err.splitlines()
+    if "warc" in case.name:  # an archive's records carry their own URLs (tests/test_mirror.py)
+        assert errors.pop(0) == f"baselinks: {path}: --url not used: the records of an " + (
+            "archive carry the URL each was retrieved from (WARC-Target-URI, RFC 1808 §3.3), "
+            "which no option overrides"
+        )
     assert len(errors) == len(case.errors) + 1  # one line per error, then the summary
     for line, fragment in zip(errors[:-1], case.errors, strict=True):
         assert line.startswith(f"baselinks: {path}") and re.search(fragment, line)
@@ -432,6 +437,8 @@ def test_a_directory_with_unreadable_entries_and_a_symlink_loop(
     assert (status, named) == (1, 1)
     assert out.splitlines() == ["http://e.example/dir/a2.html", "http://e.example/dir/b2.html"]
     assert err.splitlines() == [
+        f"baselinks: {site}: --url gives every file under it the same URL, {URL} "
+        "(a mirrored site: --root-url gives each file its own)",
         f"baselinks: {site / 'gone.html'}: No such file or directory",
         f"baselinks: {site / 'self.html'}: Too many levels of symbolic links",
         # files read; the socket skipped

@@ -48,11 +48,14 @@ ALLOWED_THIRD_PARTY = {
     "containers.warc": {"warcio"},
     "api": set(),
     "link": set(),
+    "mirror": set(),  # a mirrored file's URL from its path: the standard library only
+    "stats": set(),  # links counted by kind, base source, problem, host
     "batch": set(),
     "workers": set(),
     "write": set(),
     "output": set(),
     "cli": {"tqdm"},  # the progress bar, imported only for a terminal
+    "extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
@@ -170,8 +173,8 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert local_imports("write") == {"link", "errors"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
-    # never resolves (link is imported for the Link type only)
-    assert local_imports("batch") == {"containers", "errors", "workers", "link"}
+    # never resolves (link and stats are imported for the Link and Stats types only)
+    assert local_imports("batch") == {"containers", "errors", "workers", "link", "stats"}
     # the pipeline (api) is above them all: nothing below it imports it
     for below in ("batch", "write", "link", "output", "workers"):
         assert "api" not in _local_imports(below), below

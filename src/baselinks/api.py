@@ -30,7 +30,7 @@ from .base import (
     srcdoc_fallback,
     written_base,
 )
-from .batch import Input, Options, Source, Summary, Task, records, results
+from .batch import Input, Options, Source, Summary, Task, Unused, records, results
 from .containers import Part
 from .containers.httpmsg import as_pairs
 from .encoding import browser_encoding, query_codec
@@ -38,8 +38,11 @@ from .errors import InputError, SelectError, describe, raise_first
 from .link import FIELDS, Link, Linker, saved_copies, with_problems
 from .linktable import KINDS, PLACEMENTS
 from .load import Document, load_text, parse_html
+from .mirror import mirrored_url
+from .mirror import root_url as checked_root
 from .resolve import check_mode, resolver_class
 from .sheets import LOADERS, sheet_links
+from .stats import Stats, count_all, count_no_base, without_base
 from .url import parse
 from .walk import attribute_pairs, header_links, raw_links, select_roots
 from .workers import resolve_workers
@@ -210,6 +213,8 @@ def iter_links(
     schemes: Iterable[str] | None = None,
     same_host: bool = False,
     external: bool = False,
+    root_url: str | None = None,
+    root: str | os.PathLike[str] | None = None,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -220,9 +225,14 @@ def iter_links(
     (``markup.encode()``), since only bytes let a page's own ``<meta charset>`` be honoured.
 
     ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects;
-    WARC records carry their own. ``headers``: the HTTP response headers of a fetched body
-    (a mapping or pairs): their charset and content coding are honoured, their ``Link`` header
-    gives links. ``charset``: the transport's charset, overriding the headers'.
+    WARC records carry their own, which ``url`` does not override (the CLI says so, once per
+    archive: :class:`~baselinks.batch.Unused`). ``root_url``: the URL of the directory
+    ``root`` of a mirrored site (``wget -m``), ``source`` a file under it: its retrieval URL
+    is ``root_url`` and its path under ``root`` (the conventions: :mod:`baselinks.mirror`),
+    below the page's own ``saved from url`` comment. ``headers``: the HTTP response headers
+    of a fetched body (a mapping or pairs): their charset and content coding are honoured,
+    their ``Link`` header gives links. ``charset``: the transport's charset, overriding the
+    headers'.
 
     ``select``: a CSS selector; only links inside matching elements. ``kinds``: keep only these
     kinds. ``schemes``: keep only links whose resolved URL has one of these schemes (any case;
@@ -238,7 +248,9 @@ def iter_links(
     that cannot be read too (``No such file or directory``, ``Is a directory``); without
     one, the first error is raised after the last link (the others attached as notes).
     ``strict=False`` skips an input that is no document (an image) instead of failing on it.
-    ``summary`` counts files, documents, links, skipped records and failures.
+    ``summary`` counts files, documents, links, links without a base, skipped records and
+    failures; a ``Summary(stats=Stats())`` counts the links by kind, base source, problem code
+    and host too (:class:`~baselinks.stats.Stats`).
 
     ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over
     this many processes (0: one per CPU); the links come in the same order as with 1. A worker
@@ -250,14 +262,16 @@ def iter_links(
     code ``nonstandard-attribute``.
     """
     _not_markup(source)
+    mirrored = _mirrored(source, url, root_url, root)
     options = Options(url, as_pairs(headers), charset)
     scope = _scope(unique)
     keep = _keep(schemes, same_host, external)
-    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep)
     tally = summary if summary is not None else Summary()
+    count = _count(tally, scope)
+    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
-    inputs = [Input(source, name, strict)]
+    inputs = [Input(source, name, strict, mirrored)]
 
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
@@ -267,6 +281,35 @@ def iter_links(
     for done in found:
         yield from done.output if scope != "run" else _new_in_run(done.output, seen, tally)
     raise_first(errors)
+
+
+def _mirrored(
+    source: Source,
+    url: str | None,
+    root_url: str | None,
+    root: str | os.PathLike[str] | None,
+) -> str | None:
+    """``source``'s URL in a mirrored site at ``root_url`` (mirror.py), or None without one."""
+    if root_url is None:
+        if root is not None:
+            raise ValueError("root= is the directory of root_url=: give both")
+        return None
+    if url is not None:
+        raise ValueError("url= and root_url= exclude each other: url= gives the URL itself")
+    if root is None or not isinstance(source, str | os.PathLike):
+        raise ValueError("root_url= maps a path under a directory: give the path and root=")
+    relative = os.path.relpath(source, root)
+    if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
+        raise ValueError(f"root_url=: {os.fspath(source)!r} is no file under {os.fspath(root)!r}")
+    return mirrored_url(checked_root(root_url), relative)
+
+
+def _count(
+    tally: Summary, scope: Literal["document", "run"] | None
+) -> Callable[[list[Link]], tuple[int, Stats | None]]:
+    """What each document's links are counted for: the no-base count always; with the
+    summary's ``stats``, everything (in the main process with ``unique="run"``, after it)."""
+    return count_all if tally.stats is not None and scope != "run" else count_no_base
 
 
 def _scope(unique: bool | str | None) -> Literal["document", "run"] | None:
@@ -290,7 +333,11 @@ def _new_in_run(links: list[Link], seen: set[str], tally: Summary) -> list[Link]
         if link.url not in seen:
             seen.add(link.url)
             new.append(link)
-    tally.links -= len(links) - len(new)  # the summary counts the links given
+    # the summary counts the links given
+    tally.links -= len(links) - len(new)
+    tally.no_base -= without_base(links) - without_base(new)
+    if tally.stats is not None:
+        tally.stats.merge(Stats.of(new))
     return new
 
 
@@ -315,6 +362,7 @@ def _task(
     options: Options,
     attributes: Iterable[tuple[str, str]] | None = None,
     keep: Keep | None = None,
+    count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None,
 ) -> Task[T]:
     check_mode(mode)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
@@ -328,11 +376,11 @@ def _task(
     if select is not None:
         select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
     frozen_kinds = None if kinds is None else frozenset(kinds)
-    return Task(extract, mode, select, frozen_kinds, unique, render, options)
+    return Task(extract, mode, select, frozen_kinds, unique, render, options, count)
 
 
 def iter_rendered(
-    inputs: Iterable[tuple[Source, str | None, bool]],
+    inputs: Iterable[tuple[Source, str | None, bool] | tuple[Source, str | None, bool, str | None]],
     render: Callable[[Sequence[Link]], str],
     *,
     url: str | None = None,
@@ -349,28 +397,35 @@ def iter_rendered(
     schemes: Iterable[str] | None = None,
     same_host: bool = False,
     external: bool = False,
+    unused: Callable[[Unused], None] | None = None,
 ) -> Iterator[str]:
-    """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path).
+    """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
+    a fourth item is the input's URL in a mirrored site (mirror.py: ``mirrored_url``).
 
     ``render`` turns a document's links into text; with workers it runs in them, so the main
     process only reads inputs and writes text (but with ``unique="run"``, whose links are
     chosen here, in input order, and rendered here). An input that cannot be read goes to
-    ``unreadable`` and the batch goes on.
+    ``unreadable`` and the batch goes on; ``unused`` is told of an input for which ``url`` is
+    not used (an archive's records carry their own).
     """
     scope = _scope(unique)
     keep = _keep(schemes, same_host, external)
     options = Options(url, (), charset)
     given = (Input(*one) for one in inputs)
+    count = _count(summary, scope)
+    jobs = resolve_workers(workers)
     if scope == "run":
-        task = _task(mode, select, kinds, True, records, options, attributes, keep)
+        task = _task(mode, select, kinds, True, records, options, attributes, keep, count)
         seen: set[str] = set()
-        for found in results(given, task, resolve_workers(workers), summary, on_error, unreadable):
+        for found in results(given, task, jobs, summary, on_error, unreadable, unused):
             new = _new_in_run(found.output, seen, summary)
             if new:
                 yield render(new)
         return
-    rendered = _task(mode, select, kinds, scope is not None, render, options, attributes, keep)
-    for done in results(given, rendered, resolve_workers(workers), summary, on_error, unreadable):
+    rendered = _task(
+        mode, select, kinds, scope is not None, render, options, attributes, keep, count
+    )
+    for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
         yield done.output
 
 

@@ -3,7 +3,8 @@
     §3.1  embedded in the content      the first HTML <base href> in tree order     CONTENT
     §3.2  the encapsulating entity     a MIME part's Content-Location, an iframe     ENCAPSULATING
                                        srcdoc's container
-    §3.3  the URL used to retrieve it  --url / url=, else a "saved from url" comment RETRIEVAL
+    §3.3  the URL used to retrieve it  --url / url=, else a "saved from url" comment, RETRIEVAL
+                                       else the file's URL in a mirror (--root-url)
     §3.4  the default                  the empty string                              DEFAULT
 
 Each outer layer is the *fallback* of the one inside it: :func:`retrieval_base` gives §3.3 or
@@ -22,6 +23,7 @@ from typing import Any
 
 from .errors import URLError
 from .microsyntax import ASCII_WHITESPACE
+from .mirror import MirroredURL
 from .resolve import Resolver, encoding_parse, resolve, resolver_class
 from .url import SCHEME_RE
 
@@ -85,12 +87,18 @@ def saved_from_url(text: str) -> str | None:
 
 
 def retrieval_base(url: str | None, text: str = "") -> Base:
-    """RFC 1808 §3.3, else §3.4: the ``url`` given, else a saved-from comment, else empty."""
-    if url:
+    """RFC 1808 §3.3, else §3.4: the ``url`` given, else a saved-from comment, else empty.
+
+    A URL inferred from a file's place in a mirrored site (a :class:`MirroredURL`,
+    ``--root-url``) is no URL given: the page's own saved-from comment wins over it.
+    """
+    if url and not isinstance(url, MirroredURL):
         return Base(url, BaseSource.RETRIEVAL)
     saved = saved_from_url(text) if text else None
     if saved is not None:
         return Base(saved, BaseSource.RETRIEVAL)
+    if url:
+        return Base(str(url), BaseSource.RETRIEVAL)  # a plain str from here on
     return DEFAULT
 
 

@@ -18,7 +18,7 @@ import os
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
 from .containers import Part, Skipped, iter_entries
@@ -27,8 +27,19 @@ from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
     from .link import Link
+    from .stats import Stats
 
-__all__ = ["Done", "Input", "Options", "Source", "Summary", "Task", "records", "results"]
+__all__ = [
+    "Done",
+    "Input",
+    "Options",
+    "Source",
+    "Summary",
+    "Task",
+    "Unused",
+    "records",
+    "results",
+]
 
 # A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
 Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
@@ -41,15 +52,27 @@ def counted(n: int, what: str) -> str:
 
 @dataclass
 class Summary:
-    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into."""
+    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into.
+
+    ``no_base``: the links left relative for want of a base (problem ``no-base``). ``stats``:
+    given a :class:`~baselinks.stats.Stats`, the links are counted into it too (by kind, base
+    source, problem code and host), in the worker that extracts them with ``workers``.
+    """
 
     files: int = 0
     documents: int = 0
     links: int = 0
     failed: int = 0
     skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
+    no_base: int = 0
+    stats: Stats | None = None
 
     def __str__(self) -> str:
+        return self.line()
+
+    def line(self, no_base_hint: str = "") -> str:
+        """The summary as one line; ``no_base_hint`` follows the count of links without a
+        base, when there are any (the CLI's ``: give --url or --root-url``)."""
         text = ", ".join(
             (
                 counted(self.files, "file"),
@@ -57,6 +80,9 @@ class Summary:
                 counted(self.links, "link"),
             )
         )
+        if self.no_base:
+            text += f"; {counted(self.no_base, 'link')} without a base (relative, as written)"
+            text += no_base_hint
         if self.skipped:
             # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
             grouped: Counter[str] = Counter()
@@ -131,6 +157,9 @@ class Input:
     source: Source
     name: str | None = None
     strict: bool = True  # False: an input that is no document is skipped, not an error
+    # its URL in a mirrored site (mirror.py): the retrieval URL of its documents that have none
+    # of their own (a WARC record's target, an MHTML snapshot's location), instead of Options.url
+    mirrored: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,12 +183,15 @@ T = TypeVar("T")
 
 class Done(NamedTuple, Generic[T]):
     """One document done: its name, its links as the Task renders them, how many links, and
-    what of it could not be read (None when all of it was)."""
+    what of it could not be read (None when all of it was); how many links have no base, and
+    the links counted (when the Task counts them: ``--stats``)."""
 
     name: str
     output: T
     found: int  # how many links
     error: str | None
+    no_base: int = 0
+    stats: Stats | None = None
 
 
 class Failed(NamedTuple):
@@ -175,7 +207,22 @@ class Opened(NamedTuple):
     name: str
 
 
-Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Done[Any]
+class Unused(NamedTuple):
+    """The run's retrieval URL (``url=``) is not used for this input's documents: they carry
+    their own (a WARC record's ``WARC-Target-URI``). Said once per input, never an error."""
+
+    name: str
+    retrieval: str  # the URL the first such document carries
+
+    def message(self, option: str) -> str:
+        """What to tell: ``option`` is how the caller gave the URL (``--url``, ``url=``)."""
+        return (
+            f"{self.name}: {option} not used: the records of an archive carry the URL each was "
+            "retrieved from (WARC-Target-URI, RFC 1808 §3.3), which no option overrides"
+        )
+
+
+Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Done[Any]
 
 
 def records(links: list[Link]) -> list[Link]:
@@ -190,19 +237,47 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
         yield opened
         return
     stream, label = opened
+    url = options.url if given.mirrored is None else None
     try:
         yield Opened(label)
-        yield from iter_entries(
+        found: Iterator[Event] = iter_entries(
             stream,
             label,
-            url=options.url,
+            url=url,
             headers=options.headers,
             charset=options.charset,
             named=given.strict,
         )
+        if given.mirrored is not None:
+            found = _mirrored(found, given.mirrored)
+        elif url:
+            found = _said_unused(found, label, url)
+        yield from found
     finally:
         if stream is not given.source:
             stream.close()
+
+
+def _mirrored(found: Iterator[Event], url: str) -> Iterator[Event]:
+    """An input's documents, those without a retrieval URL of their own given ``url``, the
+    input's in a mirrored site (a :class:`~baselinks.mirror.MirroredURL`)."""
+    for entry in found:
+        if isinstance(entry, Part) and entry.retrieval is None:
+            entry = replace(entry, retrieval=url)
+        yield entry
+
+
+def _said_unused(found: Iterator[Event], label: str, url: str) -> Iterator[Event]:
+    """An input's documents, with :class:`Unused` before the first whose retrieval URL is not
+    the ``url`` given: only an archive's records have their own, which no option overrides
+    (every other container hands ``url`` on to its documents)."""
+    for entry in found:
+        if isinstance(entry, Part) and entry.retrieval != url:
+            yield Unused(label, entry.retrieval or "")
+            yield entry
+            yield from found
+            return
+        yield entry
 
 
 def guarded(given: Input, options: Options) -> Iterator[Event]:
@@ -231,6 +306,9 @@ class Task(Generic[T]):
     unique: bool
     render: Callable[[list[Link]], T]  # records, or text back instead of records
     options: Options = Options()
+    # what else is counted of a document's links, where they are extracted: how many have no
+    # base, and their Stats or None (api hands in stats.py's, as it hands in extract)
+    count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
         events: list[Event] = []
@@ -254,7 +332,8 @@ class Task(Generic[T]):
             for link in links:
                 by_url.setdefault(link.url, link)
             links = list(by_url.values())
-        return Done(part.name, self.render(links), len(links), unread or None)
+        no_base, stats = (0, None) if self.count is None else self.count(links)
+        return Done(part.name, self.render(links), len(links), unread or None, no_base, stats)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -352,11 +431,13 @@ def results(
     tally: Summary,
     report: Callable[[InputError], None],
     unreadable: Callable[[str, Exception], None] | None = None,
+    unused: Callable[[Unused], None] | None = None,
 ) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
     ``unreadable``: called when an input cannot be opened or read at all, and the batch goes
-    on; without it, that error is raised.
+    on; without it, that error is raised. ``unused``: told when the retrieval URL given is
+    not used for an input (:class:`Unused`).
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
     for events in ordered_map(task, work, workers, recovery=_RECOVERY):
@@ -366,6 +447,9 @@ def results(
                 # be read at all, its error alone.
                 tally.documents += 1
                 tally.links += event.found
+                tally.no_base += event.no_base
+                if event.stats is not None and tally.stats is not None:
+                    tally.stats.merge(event.stats)
                 if event.found:
                     yield event
                 if event.error is not None:
@@ -382,6 +466,9 @@ def results(
                 report(event)
             elif isinstance(event, Skipped):
                 tally.skipped[event.reason] += 1
+            elif isinstance(event, Unused):
+                if unused is not None:
+                    unused(event)
             elif isinstance(event, Unreadable):
                 tally.failed += 1
                 if unreadable is None:

@@ -3,7 +3,7 @@
     baselinks extract [PATH ...] [--url URL] [--format jsonl|csv|tsv|text|table] [--mode MODE]
                       [--select CSS] [--kind KIND] [--unique[=run]] [--charset CHARSET] [-q]
                       [-o FILE] [-j N] [--attr TAG:ATTR] [--fields A,B,C] [--scheme S,T]
-                      [--same-host | --external]
+                      [--same-host | --external] [--root-url URL] [--stats[=json]]
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
@@ -41,6 +41,7 @@ _VERSION = f"baselinks {__version__}"
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from . import extractoptions
     from .api import KINDS
     from .resolve import MODES
     from .write import FORMATS
@@ -57,7 +58,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help="extract every link from documents and archives, made absolute",
         description="Extract every link from each document, resolved against its base URL "
         "(RFC 1808 §3: <base href>; then a MIME part's Content-Location; then the retrieval "
-        "URL: a WARC record's target URI, --url, or a 'saved from url' comment; then none). "
+        "URL: a WARC record's target URI, --url, a 'saved from url' comment, or the file's "
+        "path under --root-url; then none). "
         "Inputs are recognised by content: HTML, MHTML and MIME messages, WARC and ARC, raw "
         "HTTP responses, and gzip of any of these.",
     )
@@ -67,7 +69,7 @@ def _build_parser() -> argparse.ArgumentParser:
         nargs="*",
         help="files, directories (recursive), or - for stdin (default)",
     )
-    ext.add_argument("--url", help="the URL the document was retrieved from (RFC 1808 §3.3)")
+    extractoptions.add_urls(ext)
     ext.add_argument(
         "--format",
         choices=sorted(FORMATS),
@@ -106,8 +108,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "-q",
         "--quiet",
         action="store_true",
-        help="no progress bar and no summary line on stderr",
+        help="no progress bar, no summary line, no note on --url on stderr (errors only)",
     )
+    extractoptions.add_stats(ext)
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
     )
@@ -252,19 +255,21 @@ _error = say  # one line on stderr, escaped (errors.say)
 
 
 def _inputs(
-    paths: Sequence[str], unlisted: Callable[[OSError], None]
-) -> Iterator[tuple[str, Path | None, bool]]:
-    """(name, path, named) for each input; path None means stdin. Directories recurse.
+    paths: Sequence[str], unlisted: Callable[[OSError], None], root_url: str | None = None
+) -> Iterator[tuple[str, Path | None, bool, str | None]]:
+    """(name, path, named, URL) for each input; path None means stdin. Directories recurse.
 
     ``named``: given on the command line, so it must be a document; a file found in a
     directory that is no document (an image in a saved page's ``_files/``) is skipped. A
-    directory that cannot be listed goes to ``unlisted``, and the walk goes on.
+    directory that cannot be listed goes to ``unlisted``, and the walk goes on. ``root_url``:
+    each directory's URL, its files' URLs made from their paths under it (mirror.py).
     """
     from .batch import display_name
+    from .mirror import mirrored_url
 
     for given in paths or ["-"]:
         if given == "-":
-            yield "-", None, True
+            yield "-", None, True, None
             continue
         path = Path(given)
         try:
@@ -276,14 +281,20 @@ def _inputs(
             for root, dirs, files in os.walk(path, onerror=unlisted):
                 dirs.sort()
                 for file in sorted(files):
-                    yield display_name(os.path.join(root, file)), Path(root, file), False
+                    found = os.path.join(root, file)
+                    url = None
+                    if root_url is not None:
+                        url = mirrored_url(root_url, os.path.relpath(found, path))
+                    yield display_name(found), Path(found), False, url
         else:
-            yield display_name(given), path, True
+            yield display_name(given), path, True, None
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
+    from . import extractoptions
     from .api import iter_rendered
-    from .batch import Summary, display_name
+    from .batch import Summary, Unused, display_name
+    from .stats import Stats
     from .write import FIELDED, output_format
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
@@ -292,7 +303,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         _error(f"--fields: the {name} format has no fields to choose; use {', '.join(FIELDED)}")
         return 2
     header, render = output_format(name, args.fields)
-    summary = Summary()
+    if not extractoptions.url_rule(args, _error):
+        return 2
+    summary = Summary(stats=Stats() if args.stats else None)
     started = time.monotonic()
     progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
     tell = _error if progress is None else progress.say
@@ -313,11 +326,15 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     def unreadable(name: str, exc: Exception) -> None:
         say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
 
+    def unused(event: Unused) -> None:
+        if not args.quiet:
+            say(event.message("--url"))
+
     if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
         _error("reading standard input (end it with Ctrl-D; --help for the options)")
     inputs = (
-        (sys.stdin.buffer if path is None else path, name, named)
-        for name, path, named in _inputs(args.paths, unlisted)
+        (sys.stdin.buffer if path is None else path, name, named, url)
+        for name, path, named, url in _inputs(args.paths, unlisted, args.root_url)
     )
     try:
         # One stream for the whole batch (one CSV header); an input that fails is named on
@@ -339,6 +356,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             schemes=args.schemes,
             same_host=args.same_host,
             external=args.external,
+            unused=unused,
         )
         out.write(header)
         for text in texts:
@@ -357,7 +375,10 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     if not args.quiet:
         out.flush()  # the links first, then the summary, on a terminal too
         seconds = f" in {time.monotonic() - started:.1f} s" if sys.stderr.isatty() else ""
-        _error(f"{summary}{seconds}")
+        _error(f"{summary.line(': give --url or --root-url')}{seconds}")
+    if args.stats:
+        out.flush()
+        extractoptions.print_stats(summary, args.stats)
     return 1 if summary.failed else 0
 
 

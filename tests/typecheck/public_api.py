@@ -9,7 +9,9 @@ from collections.abc import Iterator
 from typing import assert_type
 
 import baselinks
+from baselinks import Link
 from baselinks.scrapy import LinkExtractor
+from baselinks.stats import Stats
 
 links = baselinks.extract_links(b"<a href=x>", url="http://e/", kinds={"link"}, workers=2)
 assert_type(links, list[baselinks.Link])
@@ -27,6 +29,9 @@ assert_type(baselinks.check("http://h:x/")[0].span, tuple[int, int])
 assert_type(baselinks.parse("http://h/").port, int | None)
 assert_type(baselinks.parse("http://h/").hostname, str | None)
 assert_type(baselinks.Summary().links, int)
+assert_type(baselinks.Summary().no_base, int)
+assert_type(baselinks.Summary(stats=Stats()).stats, Stats | None)
+assert_type(baselinks.extract_links("m/a.html", root_url="http://e/", root="m"), list[Link])
 assert_type(LinkExtractor(allow=r"/docs/").matches("http://e/docs/"), bool)
 
 baselinks.extract_links(b"", urll="http://e/")  # type: ignore[call-arg]
