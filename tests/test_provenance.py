@@ -343,3 +343,29 @@ def test_the_reference_table_is_the_record() -> None:
     for field in FIELDS:
         assert seen[field], field  # every field occurs in some golden file
         assert seen[field] <= declared[field], field
+
+
+def test_every_link_of_a_record_has_its_origin_header_srcdoc_and_style_sheet_too() -> None:
+    data = warc(
+        [
+            (
+                "http://e.example/p",
+                "text/html",
+                b'<iframe srcdoc="<a href=in.html>x</a>"></iframe>',
+            ),
+            ("http://e.example/s.css", "text/css", b"body { background: url(bg.png) }"),
+        ],
+        ("Link", "</h.css>; rel=stylesheet"),
+    )
+    links = extract_links(data, name="w")
+    index = _index(data)
+    by_url: dict[str, Link] = {}
+    for link in links:
+        by_url.setdefault(link.url, link)  # the Link header is the sheet's too: the page's first
+    page, sheet = sorted({link.offset for link in links})
+    assert index[page][2] == "http://e.example/p" and index[sheet][2] == "http://e.example/s.css"
+    assert by_url["http://e.example/h.css"].offset == page  # the HTTP Link header's
+    assert by_url["http://e.example/in.html"].offset == page  # the srcdoc document's
+    assert by_url["http://e.example/in.html"].document == "w#http://e.example/p#srcdoc@1"
+    assert by_url["http://e.example/bg.png"].offset == sheet  # the style sheet's
+    assert {link.length for link in links} == {index[page][0], index[sheet][0]}

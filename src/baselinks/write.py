@@ -85,7 +85,7 @@ def _pick(link: Link, fields: tuple[str, ...]) -> list[tuple[str, object]]:
 
 def _row(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[object]:
     """The values as CSV and TSV write them: problems space-separated, "" for None."""
-    record = link.as_dict()
+    record = dict(zip(FIELDS, link.values(), strict=True))
     record["problems"] = " ".join(link.problems)
     return ["" if (value := record[field]) is None else value for field in fields]
 
