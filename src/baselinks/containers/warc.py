@@ -175,8 +175,9 @@ def _record_name(record: Any, file: str, offset: int) -> str:
 
 
 def _header(record: Any, name: str) -> str | None:
+    """A WARC header's value, stripped; None when it is absent or empty."""
     value = record.rec_headers.get_header(name)
-    return str(value).strip() or None if value is not None else None
+    return None if value is None else (str(value).strip() or None)
 
 
 def _origin(record: Any, file: str, offset: int | None, length: int | None) -> Origin:
