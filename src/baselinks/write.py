@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol, TextIO
 
 from .errors import BIDI, CONTROLS, printable
-from .link import DEFAULT_FIELDS, FIELDS, Link
+from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link
 
 __all__ = [
     "FIELDED",
@@ -85,8 +85,10 @@ def _pick(link: Link, fields: tuple[str, ...]) -> list[tuple[str, object]]:
 
 def _row(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[object]:
     """The values as CSV and TSV write them: problems space-separated, "" for None."""
-    record = dict(zip(FIELDS, link.values(), strict=True))
+    record = dict(zip(DEFAULT_FIELDS, link[:-1], strict=True))
     record["problems"] = " ".join(link.problems)
+    if fields is not DEFAULT_FIELDS:  # the origin's fields only when they may be asked for
+        record.update(zip(ORIGIN_FIELDS, link.origin, strict=True))
     return ["" if (value := record[field]) is None else value for field in fields]
 
 
