@@ -20,6 +20,7 @@ from baselinks import Link, extract_links
 from baselinks.api import FIELDS
 from baselinks.cli import main
 from baselinks.errors import printable
+from baselinks.link import DEFAULT_FIELDS, Origin
 from baselinks.write import FORMATS, WRITERS
 from conftest import warc
 
@@ -43,21 +44,23 @@ def _link(value: str) -> Link:
         rel=value,
         kind="link",
         problems=("invalid-character", "control-character"),
+        # a file name may hold any character but "/" and NUL; a record ID is the header's
+        origin=Origin("dir/" + value.replace("\x00", ""), 3, 9, f"<urn:{value}>", "2026", "1.2"),
     )
 
 
 LINKS = [_link(HOSTILE), _link(""), _link("plain"), _link("\r"), _link('"'), _link("\\t")]
 
 
-def _rendered(name: str) -> str:
+def _rendered(name: str, fields: tuple[str, ...] | None = None) -> str:
     out = io.StringIO()
-    assert WRITERS[name](LINKS, out) == len(LINKS)
+    assert WRITERS[name](LINKS, out, fields) == len(LINKS)
     return out.getvalue()
 
 
-def _as_strings(link: Link) -> list[str]:
-    """The fields as the delimited formats write them."""
-    values = list(link)
+def _as_strings(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[str]:
+    """The fields as the delimited formats write them (by default the twelve of the link)."""
+    values = list(link.values()[: len(fields)])
     values[FIELDS.index("line")] = "" if link.line is None else str(link.line)
     values[FIELDS.index("problems")] = " ".join(link.problems)
     return [str(value) for value in values]
@@ -71,10 +74,11 @@ def test_jsonl_reads_back_one_record_per_line_for_every_line_splitter() -> None:
     assert re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", out.replace("\n", "")) is None
 
 
-def test_csv_reads_back_to_the_same_rows() -> None:
-    out = _rendered("csv")
+@pytest.mark.parametrize("fields", [DEFAULT_FIELDS, FIELDS], ids=["default", "all"])
+def test_csv_reads_back_to_the_same_rows(fields: tuple[str, ...]) -> None:
+    out = _rendered("csv", None if fields == DEFAULT_FIELDS else fields)
     rows = list(csv.reader(io.StringIO(out, newline="")))
-    assert rows == [list(FIELDS)] + [_as_strings(link) for link in LINKS]
+    assert rows == [list(fields)] + [_as_strings(link, fields) for link in LINKS]
 
 
 def _copy_unescape(value: str) -> str:
@@ -92,16 +96,19 @@ def _copy_unescape(value: str) -> str:
     return out.decode("utf-8")
 
 
-def test_tsv_has_the_header_fields_on_every_line_and_reads_back_by_copy_rules() -> None:
-    out = _rendered("tsv")
+@pytest.mark.parametrize("fields", [DEFAULT_FIELDS, FIELDS], ids=["default", "all"])
+def test_tsv_has_the_header_fields_on_every_line_and_reads_back_by_copy_rules(
+    fields: tuple[str, ...],
+) -> None:
+    out = _rendered("tsv", None if fields == DEFAULT_FIELDS else fields)
     lines = out.split("\n")
     assert lines.pop() == ""  # the last line ends with \n
-    assert lines[0].split("\t") == list(FIELDS)
+    assert lines[0].split("\t") == list(fields)
     # what cut -f and awk -F'\t' see: the header's number of fields on every line, no quotes
-    assert {len(line.split("\t")) for line in lines} == {len(FIELDS)}
+    assert {len(line.split("\t")) for line in lines} == {len(fields)}
     assert "\r" not in out
     assert [[_copy_unescape(v) for v in line.split("\t")] for line in lines[1:]] == [
-        _as_strings(link) for link in LINKS
+        _as_strings(link, fields) for link in LINKS
     ]
     assert re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]", out) is None
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from baselinks import Link, SelectError, extract_links, iter_links
+from baselinks.link import ORIGIN_FIELDS
 from conftest import FIXTURES
 
 PAGE = b"""<html><head><base href="/b/"></head><body>
@@ -163,9 +164,28 @@ def test_records_are_immutable_and_serialisable() -> None:
         "rel",
         "kind",
         "problems",
+        "file",  # then where the document is stored (the link's origin), flattened
+        "offset",
+        "length",
+        "record_id",
+        "date",
+        "part",
     ]
     assert record["problems"] == []
+    # bytes: the file is "-", nothing else applies
+    assert [record[name] for name in ORIGIN_FIELDS] == ["-", None, None, None, None, None]
     assert pickle.loads(pickle.dumps(link)) == link  # rows cross process boundaries (workers)
+
+
+def test_the_links_of_a_document_share_one_origin() -> None:
+    path = FIXTURES / "containers" / "crawl.warc.gz"
+    links = extract_links(path)
+    origins = {id(link.origin): link.origin for link in links}
+    # one object per document (no work per link), read as the link's own fields
+    assert len(origins) == len({link.document for link in links}) == 5
+    assert [(link.file, link.offset, link.part) for link in links[:2]] == [
+        (str(path), 374, None)
+    ] * 2
 
 
 def test_iter_links_is_lazy() -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from baselinks import extract_links
+from baselinks.link import DEFAULT_FIELDS
 from baselinks.linktable import HEADER_LINK_SOURCES, LINK_SOURCES
 from baselinks.write import write_jsonl
 from conftest import FIXTURES
@@ -31,7 +32,8 @@ def _output(case: dict[str, str]) -> str:
     from io import StringIO
 
     out = StringIO()
-    write_jsonl(links, out)
+    # the link's own fields: a page's origin is its file alone (test_extract, test_provenance)
+    write_jsonl(links, out, DEFAULT_FIELDS)
     return out.getvalue()
 
 

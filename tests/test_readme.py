@@ -21,6 +21,7 @@ import contextlib
 import doctest
 import io
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -95,15 +96,18 @@ CONSOLE = _console_examples()
 
 
 def _shell(command: str, stderr: str = "2>&1") -> subprocess.CompletedProcess[str]:
-    """``command`` (starting ``baselinks ``) run by bash from the root, stderr into stdout."""
+    """``command`` (starting ``baselinks ``) run by bash from the root, stderr into stdout;
+    the tools installed beside this Python (``warcio``) found first on the PATH."""
     assert command.startswith("baselinks ")
     runnable = f"{shlex.quote(sys.executable)} -m {command}"
+    path = os.pathsep.join((str(Path(sys.executable).parent), os.environ.get("PATH", "")))
     return subprocess.run(
         ["bash", "-c", f"set -o pipefail; {{ {runnable} ; }} {stderr}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
+        env={**os.environ, "PATH": path},
     )
 
 

@@ -68,7 +68,7 @@ def _cli_rows(paths: list[str], capsys: pytest.CaptureFixture[str]) -> list[dict
         for path, given in zip(local, paths, strict=True):
             if row["document"].startswith(path):
                 row["document"] = given + row["document"][len(path) :]
-                row["warc"] = given
+                row["file"] = row["warc"] = given
     return rows
 
 

@@ -21,7 +21,7 @@ from .diagnose import diagnose
 from .resolve import resolve
 
 if typing.TYPE_CHECKING:  # what a type checker sees; at run time, _HOMES and __getattr__ below
-    from .api import FIELDS, KINDS, Link, Summary, extract_links, iter_links
+    from .api import FIELDS, KINDS, Link, Origin, Summary, extract_links, iter_links
     from .base import Base, BaseSource
     from .dataflow import iter_warc_links
     from .diagnose import CODES
@@ -37,6 +37,7 @@ _HOMES = {
     "FIELDS": "api",
     "KINDS": "api",
     "Link": "api",
+    "Origin": "api",
     "Summary": "api",
     "extract_links": "api",
     "iter_links": "api",
@@ -72,6 +73,7 @@ __all__ = [
     "InputError",
     "Link",
     "Login",
+    "Origin",
     "Problem",
     "Resolver",
     "SelectError",

@@ -32,6 +32,7 @@ from .base import (
 )
 from .batch import Input, Options, Source, Summary, Task, Unused, records, results
 from .containers import Part
+from .containers.entries import Origin
 from .containers.httpmsg import as_pairs
 from .encoding import browser_encoding, query_codec
 from .errors import InputError, SelectError, describe, raise_first
@@ -51,6 +52,7 @@ __all__ = [
     "FIELDS",
     "KINDS",
     "Link",
+    "Origin",
     "SelectError",
     "Source",
     "Summary",
@@ -74,9 +76,10 @@ def _document_links(
     unread: list[str],
     depth: int = 0,
     attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
 ) -> list[Link]:
     """base → walk → resolve for one loaded document; what its parse could not read is added
-    to ``unread``."""
+    to ``unread``. ``origin``: where it is stored (an iframe srcdoc: where its page is)."""
     if document.unread:
         unread.append(document.unread)
     # whatwg mode: a query's non-ASCII in the document's encoding as a browser chose it (None:
@@ -87,7 +90,7 @@ def _document_links(
         else None
     )
     base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback
-    link = Linker(base, mode, document.name, codec, fallback).link
+    link = Linker(base, mode, document.name, codec, fallback, origin).link
     links: list[Link] = []
     for raw in raw_links(document.tree, select_roots(document.tree, select), attributes):
         if not raw.nested:
@@ -95,7 +98,9 @@ def _document_links(
         elif depth < MAX_SRCDOC_DEPTH:
             nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}")
             inner = srcdoc_fallback(base)  # its own <base> wins over it
-            found = _document_links(nested, inner, mode, None, unread, depth + 1, attributes)
+            found = _document_links(
+                nested, inner, mode, None, unread, depth + 1, attributes, origin
+            )
             placed = tuple(code for code in raw.problems if code in PLACEMENTS)
             if placed:  # an iframe in <template> or <noscript>: its document is too
                 found = [with_problems(one, placed) for one in found]
@@ -111,12 +116,13 @@ def _sheet_links(
     unread: list[str],
     depth: int = 0,
     attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
 ) -> list[Link]:
     """resolve for a style sheet (sheets.py): against its own URL, no <base>, no elements for
     ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
     if select is not None:
         return []
-    link = Linker(fallback, mode, document.name).link
+    link = Linker(fallback, mode, document.name, origin=origin).link
     return [link(raw) for raw in sheet_links(document)]
 
 
@@ -178,15 +184,18 @@ def _part_links(
     retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
     links: list[Link] = []
     unread: list[str] = []
+    # where the document is stored, one record shared by all its links: a WARC record's
+    # offset, a MIME part's path; else the file alone
+    origin = part.origin if part.origin is not None else Origin(part.name)
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
         # whatever <base> the body holds.
-        linker = Linker(retrieval, mode, part.name)
+        linker = Linker(retrieval, mode, part.name, origin=origin)
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
         walk = _document_links if document.tree is not None else _sheet_links
-        links.extend(walk(document, fallback, mode, select, unread, 0, attributes))
+        links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
     if keep is not None:

@@ -6,7 +6,8 @@ task's body and knows no engine; :mod:`baselinks.spark` wraps it for Spark.
 
     for row in iter_warc_links("crawl.warc.gz", on_error=print):
         ...  # (url, raw, base, base_source, tag, attr, line, document, text, rel, kind,
-             #  problems, warc): the fields of ``baselinks extract``, then the path read
+             #  problems, file, offset, length, record_id, date, part, warc): the fields
+             #  of ``baselinks extract``, then the path read
 
 The rows are the records ``baselinks extract`` writes for that file, in the same order.
 """
@@ -84,6 +85,8 @@ def iter_warc_links(
                 stream, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report,
                 summary=tally,
             )  # fmt: skip
+            problems = FIELDS.index("problems")
             for link in links:
-                yield (*link[:-1], list(link.problems), name)
+                values = link.values()
+                yield (*values[:problems], list(link.problems), *values[problems + 1 :], name)
     raise_first(errors)

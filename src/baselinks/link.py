@@ -4,10 +4,14 @@
 
 :class:`Link` is the record every later stage handles (batch.py counts and filters it, write.py
 formats it, dataflow.py and spark.py hand it on); :data:`FIELDS` are its field names, in the
-order every format writes them. :class:`Linker` resolves a document's raw links against its
-base (resolve.py, RFC 1808 §4 or the other modes) and adds the problem codes of diagnose.py,
-then the walker's own. The codes this stage adds beside diagnose's: the placement of an iframe
-srcdoc's container (:func:`with_problems`) and ``saved-copy`` (:func:`saved_copies`).
+order every format writes them: its twelve own (:data:`DEFAULT_FIELDS`, what CSV, TSV write
+unless asked), then its document's :class:`~.containers.entries.Origin` flattened
+(:data:`ORIGIN_FIELDS`: file, offset, length, record ID, date, MIME part).
+
+:class:`Linker` resolves a document's raw links against its base (resolve.py, RFC 1808 §4 or
+the other modes) and adds the problem codes of diagnose.py, then the walker's own. The codes
+this stage adds beside diagnose's: the placement of an iframe srcdoc's container
+(:func:`with_problems`) and ``saved-copy`` (:func:`saved_copies`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import codecs
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .base import Base, BaseSource
+from .containers.entries import Origin
 from .diagnose import diagnose, saved_copy
 from .errors import BaselinksError
 from .microsyntax import ASCII_WHITESPACE
@@ -24,7 +29,18 @@ from .resolve import Resolver, encoding_parse
 if TYPE_CHECKING:
     from .walk import RawLink
 
-__all__ = ["FIELDS", "Link", "Linker", "saved_copies", "with_problems"]
+__all__ = [
+    "DEFAULT_FIELDS",
+    "FIELDS",
+    "ORIGIN_FIELDS",
+    "Link",
+    "Linker",
+    "Origin",
+    "saved_copies",
+    "with_problems",
+]
+
+_NOWHERE = Origin()  # a Link made by hand: no document it came from
 
 
 class Link(NamedTuple):
@@ -32,6 +48,10 @@ class Link(NamedTuple):
 
     An immutable record. A named tuple rather than a frozen dataclass: building one took 2.3 µs
     against 0.4 µs, for every link; and it pickles small, for ``workers``.
+
+    Its twelve fields, then ``origin``: where its document is stored, one :class:`Origin`
+    shared by all the links of a document (no work per link), read as six fields of the link
+    (``link.offset``...) and written flattened, as the fields of :data:`ORIGIN_FIELDS`.
     """
 
     url: str
@@ -46,15 +66,58 @@ class Link(NamedTuple):
     rel: str
     kind: str
     problems: tuple[str, ...]
+    origin: Origin = _NOWHERE
+
+    # The origin's fields, read as the link's own (the names of ORIGIN_FIELDS).
+    @property
+    def file(self) -> str | None:
+        """The input the document was read from, as named (``-`` for stdin or bytes)."""
+        return self.origin.file
+
+    @property
+    def offset(self) -> int | None:
+        """The byte offset of its WARC or ARC record in ``file`` (a .warc.gz: its member's)."""
+        return self.origin.offset
+
+    @property
+    def length(self) -> int | None:
+        """The length of that record as stored (a .warc.gz: its member's, compressed)."""
+        return self.origin.length
+
+    @property
+    def record_id(self) -> str | None:
+        """The record's ``WARC-Record-ID``."""
+        return self.origin.record_id
+
+    @property
+    def date(self) -> str | None:
+        """The record's ``WARC-Date`` (an ARC record's date, in the same form)."""
+        return self.origin.date
+
+    @property
+    def part(self) -> str | None:
+        """The MIME part's path in its message, as IMAP numbers parts (``1.2``)."""
+        return self.origin.part
+
+    def values(self) -> tuple[Any, ...]:
+        """The values of :data:`FIELDS`, in order: the twelve, then the origin's six."""
+        return self[:-1] + self[-1]
 
     def as_dict(self) -> dict[str, Any]:
-        """The record as JSON types: every field a str, an int or None; problems a list."""
-        record: dict[str, Any] = dict(zip(FIELDS, self, strict=True))
+        """The record as JSON types, keyed by :data:`FIELDS`: every field a str, an int or
+        None; problems a list."""
+        record: dict[str, Any] = dict(zip(FIELDS, self[:-1] + self[-1], strict=True))
         record["problems"] = list(self.problems)
         return record
 
 
-FIELDS: tuple[str, ...] = Link._fields
+# What CSV, TSV (and the text and table layouts) write by default: the link's own twelve.
+DEFAULT_FIELDS: tuple[str, ...] = Link._fields[:-1]
+# Where its document is stored, after them (JSON Lines writes them always, null where a field
+# does not apply; CSV and TSV with --fields).
+ORIGIN_FIELDS: tuple[str, ...] = Origin._fields
+# Every field a record can be written with, in the order written.
+FIELDS: tuple[str, ...] = DEFAULT_FIELDS + ORIGIN_FIELDS
 
 
 class Linker:
@@ -67,8 +130,10 @@ class Linker:
         name: str,
         query_codec: codecs.CodecInfo | None = None,
         document_url: Base | None = None,
+        origin: Origin | None = None,
     ) -> None:
         self.base = base
+        self.origin = Origin(name) if origin is None else origin  # shared by every link
         # the document's own URL (its base without <base>: §3.2 or §3.3), for an empty action
         self.document_url = base if document_url is None else document_url
         self.source = base.source.value
@@ -112,7 +177,21 @@ class Linker:
             problems += found_problems  # the walker's: after the resolver's, in a fixed order
         return _new(
             Link,
-            (url, written, base, source, tag, attr, line, self.name, text, rel, kind, problems),
+            (
+                url,
+                written,
+                base,
+                source,
+                tag,
+                attr,
+                line,
+                self.name,
+                text,
+                rel,
+                kind,
+                problems,
+                self.origin,
+            ),
         )
 
     def _resolve(self, resolver: Resolver, value: str) -> tuple[str, tuple[str, ...]]:

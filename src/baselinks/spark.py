@@ -29,7 +29,14 @@ from typing import Any, NamedTuple
 try:
     from pyspark.accumulators import Accumulator
     from pyspark.sql import DataFrame, SparkSession
-    from pyspark.sql.types import ArrayType, IntegerType, StringType, StructField, StructType
+    from pyspark.sql.types import (
+        ArrayType,
+        IntegerType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
 except ImportError as exc:  # an optional dependency: say how to get it
     raise ImportError(
         f"baselinks.spark needs pyspark: pip install 'baselinks[spark]' ({exc})"
@@ -39,14 +46,22 @@ from baselinks import MODES, InputError, Summary
 from baselinks.batch import counted
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
 from baselinks.errors import describe
+from baselinks.link import ORIGIN_FIELDS
 
 __all__ = ["SCHEMA", "Counters", "extract_links", "main"]
 
-_TYPES = {"line": IntegerType(), "problems": ArrayType(StringType(), containsNull=False)}
+_TYPES = {
+    "line": IntegerType(),
+    "problems": ArrayType(StringType(), containsNull=False),
+    "offset": LongType(),  # a WARC file may pass 2 GiB
+    "length": LongType(),
+}
 # A Link's fields (link.FIELDS, the record every output format writes: README, "Library"), then
-# the file each row came from. Only `line` may be null (a link from an HTTP header has none).
+# the file each row came from. `line` may be null (a link from an HTTP header has none), and
+# so may the origin's fields (link.ORIGIN_FIELDS: no offset outside a WARC, no part outside MIME).
+_NULLABLE = frozenset({"line", *ORIGIN_FIELDS})
 SCHEMA = StructType(
-    [StructField(name, _TYPES.get(name, StringType()), name == "line") for name in ROW_FIELDS]
+    [StructField(name, _TYPES.get(name, StringType()), name in _NULLABLE) for name in ROW_FIELDS]
 )
 
 

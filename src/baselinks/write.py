@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol, TextIO
 
 from .errors import BIDI, CONTROLS, printable
-from .link import FIELDS, Link
+from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link
 
 __all__ = [
     "FIELDED",
@@ -60,7 +60,8 @@ def _json_escape(match: re.Match[str]) -> str:
 
 
 def _jsonl(links: Sequence[Link]) -> str:
-    """One JSON object per line, every field of the record; ``problems`` is a list."""
+    """One JSON object per line, every field of the record (:data:`~.link.FIELDS`, the origin's
+    too, null where one does not apply); ``problems`` is a list."""
     encode = _ENCODE
     text = "".join([encode(link.as_dict()) + "\n" for link in links])
     if _JSON_UNSAFE.search(text) is None:
@@ -82,27 +83,29 @@ def _pick(link: Link, fields: tuple[str, ...]) -> list[tuple[str, object]]:
     return [(name, record[name]) for name in fields]
 
 
-def _row(link: Link, fields: tuple[str, ...] = FIELDS) -> list[object]:
-    record = link.as_dict()
+def _row(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[object]:
+    """The values as CSV and TSV write them: problems space-separated, "" for None."""
+    record = dict(zip(DEFAULT_FIELDS, link[:-1], strict=True))
     record["problems"] = " ".join(link.problems)
-    record["line"] = "" if link.line is None else link.line
-    return [record[field] for field in fields]
+    if fields is not DEFAULT_FIELDS:  # the origin's fields only when they may be asked for
+        record.update(zip(ORIGIN_FIELDS, link.origin, strict=True))
+    return ["" if (value := record[field]) is None else value for field in fields]
 
 
 def _render_csv(
-    dialect: type[csv.Dialect], links: Sequence[Link], fields: tuple[str, ...] = FIELDS
+    dialect: type[csv.Dialect], links: Sequence[Link], fields: tuple[str, ...] = DEFAULT_FIELDS
 ) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, dialect=dialect).writerows(_row(link, fields) for link in links)
     return buffer.getvalue()
 
 
-def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = FIELDS) -> Format:
+def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = DEFAULT_FIELDS) -> Format:
     """RFC 4180: a value holding a comma, a quote, CR or LF is quoted (a quote doubled)."""
     buffer = io.StringIO()
     csv.writer(buffer, dialect=dialect).writerow(fields)
     # a partial of a module-level function pickles (a closure would not): it goes to workers
-    if fields == FIELDS:
+    if fields == DEFAULT_FIELDS:
         return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
     return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, fields=fields))
 
@@ -200,7 +203,8 @@ def _table(links: Sequence[Link]) -> str:
 FORMATS: dict[str, Format] = {
     "jsonl": Format("", _jsonl),
     "csv": _csv(csv.excel),  # RFC 4180, a header row; problems space-separated
-    "tsv": Format("\t".join(FIELDS) + "\n", _tsv),  # a header row; values escaped, never quoted
+    # a header row; values escaped, never quoted
+    "tsv": Format("\t".join(DEFAULT_FIELDS) + "\n", _tsv),
     "text": Format("", _text),
     "table": Format(_TABLE.format("KIND", "BASE", "FROM", "URL"), _table),
 }

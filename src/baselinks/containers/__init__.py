@@ -187,7 +187,9 @@ def _entries(
 def _gzip(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
     inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
     if inner in (Kind.WARC, Kind.ARC) or archive_inside(head) == "gzip":
-        yield from iter_records(stream, name)  # warcio reads gzip per record, streaming
+        # warcio reads gzip per record, streaming; inside another gzip layer, the offsets are
+        # of bytes decompressed, not of the file
+        yield from iter_records(stream, name, stored=given.layers == 0)
         return
     if given.layers >= _MAX_GZIP_LAYERS:
         yield InputError(f"gzip nested more than {_MAX_GZIP_LAYERS} deep", name)
@@ -207,7 +209,7 @@ def _gzip(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[E
 
 
 def _archive(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
-    yield from iter_records(stream, name)
+    yield from iter_records(stream, name, stored=given.layers == 0)
 
 
 def _message(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:

@@ -17,6 +17,13 @@ Damage the parser reports as a defect, and what is read anyway:
     no boundary parameter       the boundary is taken from the first "--" line of the body
     the boundary never occurs   the body is read as one part (headers, then content)
     no closing boundary         every part that arrived is read; the last may be cut short
+
+Each document's :class:`~.entries.Origin` gives its part's path as IMAP numbers parts (RFC 3501
+§6.4.5): "Multipart messages are assigned consecutive part numbers, as they occur in the
+message. If a particular part is of type message or multipart, its parts MUST be indicated by a
+period followed by the part number within that nested multipart part." A message that is not
+multipart "only [has] a part 1". The ``document`` field keeps its own labels (``#part-3``,
+the Content-Location): the path counts a ``message/rfc822`` and its message as one level.
 """
 
 from __future__ import annotations
@@ -27,11 +34,11 @@ from email import errors as email_errors
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.policy import EmailPolicy
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import InputError
 from .doctypes import document_type
-from .entries import Entry, Part
+from .entries import Entry, Origin, Part
 
 __all__ = ["MAX_MIME_DEPTH", "iter_parts"]
 
@@ -137,6 +144,28 @@ def _first_delimiter(body: bytes) -> bytes | None:
     return None
 
 
+class _Section(NamedTuple):
+    """An entity's part number as IMAP gives it (see the module's docstring)."""
+
+    number: str = ""  # "" for the message itself
+    message: bool = True  # the entity is a message: the whole one, or a message/rfc822's
+
+    def part(self, n: int) -> _Section:
+        """The ``n``th part (from 1) of this multipart."""
+        return _Section(f"{self.number}.{n}".lstrip("."), False)
+
+    def inner(self) -> _Section:
+        """The message a ``message/rfc822`` part holds: its parts are numbered under it."""
+        return _Section(self.path(), True)
+
+    def path(self) -> str:
+        """A leaf's path: a message's body is its part 1."""
+        return f"{self.number}.1".lstrip(".") if self.message else self.number
+
+
+_MESSAGE = _Section()  # the whole message
+
+
 class _Walker:
     def __init__(self, file: str, retrieval: str | None) -> None:
         self.file = file
@@ -155,9 +184,11 @@ class _Walker:
         index: str,
         depth: int,
         done: frozenset[str] = frozenset(),
+        section: _Section = _MESSAGE,
     ) -> Iterator[Entry]:
         """The documents of ``entity`` and its parts. ``done``: the repairs ("headers",
-        "boundary") that made ``entity``, a re-parse of a damaged one; none is made twice."""
+        "boundary") that made ``entity``, a re-parse of a damaged one; none is made twice.
+        ``section``: its part number (IMAP's; ``index`` is the document label's)."""
         name = self.label(entity, index)
         if depth > MAX_MIME_DEPTH:
             yield InputError(f"MIME entities nested deeper than {MAX_MIME_DEPTH}: not read", name)
@@ -165,19 +196,22 @@ class _Walker:
         defects = {type(d) for d in entity.defects}
         if email_errors.MissingHeaderBodySeparatorDefect in defects and "headers" not in done:
             # before its base header is taken: the re-parse has it too
-            yield from self.repair_headers(entity, locations, index, depth, done)
+            yield from self.repair_headers(entity, locations, index, depth, done, section)
             return
         own = base_header(entity)
         if own is not None:
             locations = (*locations, own)
         if defects & _NO_BOUNDARY and "boundary" not in done:
-            yield from self.repair_boundary(entity, locations, index, depth, done)
+            yield from self.repair_boundary(entity, locations, index, depth, done, section)
             return
         if entity.is_multipart():
             payload = entity.get_payload()
             assert isinstance(payload, list)
+            message = entity.get_content_maintype() == "message"
             for number, sub in enumerate(payload, 1):
-                yield from self.walk(sub, locations, f"{index}.{number}".lstrip("."), depth + 1)
+                label = f"{index}.{number}".lstrip(".")
+                inner = section.inner() if message else section.part(number)
+                yield from self.walk(sub, locations, label, depth + 1, frozenset(), inner)
             if email_errors.CloseBoundaryNotFoundDefect in defects:
                 yield InputError(
                     "the message ends before its closing MIME boundary: the last part may be "
@@ -198,6 +232,7 @@ class _Walker:
                 self.retrieval,
                 locations,
                 doctype=doctype,
+                origin=Origin(self.file, part=section.path()),
             )
             lost = sorted({_LOSSY[type(d)] for d in entity.defects if type(d) in _LOSSY})
             if lost:
@@ -210,6 +245,7 @@ class _Walker:
         index: str,
         depth: int,
         done: frozenset[str],
+        section: _Section,
     ) -> Iterator[Entry]:
         """A header line that is no header (no colon): the parser ends the headers there and
         takes the ones after it (a Content-Type, a Content-Location) for the body (Blink
@@ -233,7 +269,7 @@ class _Walker:
                 yield InputError(
                     "MIME header line without a colon: the headers after it were not read", name
                 )
-            yield from self.walk(entity, locations, index, depth, done)
+            yield from self.walk(entity, locations, index, depth, done, section)
             return
         own = b"".join(
             f"{key}: {value}\r\n".encode("utf-8", "surrogateescape")
@@ -248,7 +284,7 @@ class _Walker:
                 f"MIME header line without a colon, {line!r}: skipped, the headers after it read",
                 name,
             )
-        yield from self.walk(repaired, locations, index, depth, done)
+        yield from self.walk(repaired, locations, index, depth, done, section)
 
     def repair_boundary(
         self,
@@ -257,6 +293,7 @@ class _Walker:
         index: str,
         depth: int,
         done: frozenset[str],
+        section: _Section,
     ) -> Iterator[Entry]:
         """A multipart whose boundary the parser could not use: find the one the body uses.
 
@@ -275,7 +312,8 @@ class _Walker:
             and lenient.decode("latin-1") != declared
             and b"\n--" + lenient in b"\n" + body
         ):
-            yield from self.walk(_reparse(entity, lenient, body), locations, index, depth, done)
+            repaired = _reparse(entity, lenient, body)
+            yield from self.walk(repaired, locations, index, depth, done, section)
             return
         found = _first_delimiter(body)
         if found is not None:
@@ -287,13 +325,15 @@ class _Walker:
             yield InputError(
                 f"{what}: using the first delimiter line's, {found.decode('latin-1')!r}", name
             )
-            yield from self.walk(_reparse(entity, found, body), locations, index, depth, done)
+            repaired = _reparse(entity, found, body)
+            yield from self.walk(repaired, locations, index, depth, done, section)
             return
         yield InputError(
             f"MIME boundary {declared!r} never occurs: the body was read as a single part", name
         )
         inner = _parse(body.lstrip(b"\r\n"))  # blank lines before the part's headers
-        yield from self.walk(inner, locations, f"{index}.1".lstrip("."), depth + 1)
+        label = f"{index}.1".lstrip(".")
+        yield from self.walk(inner, locations, label, depth + 1, frozenset(), section.part(1))
 
 
 _NO_BOUNDARY = {email_errors.NoBoundaryInMultipartDefect, email_errors.StartBoundaryNotFoundDefect}

@@ -24,6 +24,10 @@ What warcio leaves unsaid, this module says (warcio and FastWARC both stop silen
 - a gzip file that is one member for all records (not per record) is read through a gzip
   stream instead of failing, when the input can seek back.
 
+Each document's :class:`~.entries.Origin` says where its record is stored: the offset and length
+warcio's own index gives (``warcio index``, a CDX line), so that ``warcio extract FILE OFFSET``
+finds it, its ``WARC-Record-ID`` and ``WARC-Date``.
+
 The retrieval URL (RFC 1808 §3.3) of a record is its ``WARC-Target-URI``. The HTTP
 ``Content-Location`` header is not a base: RFC 2616 §14.14 made it one, RFC 7231 §3.1.4.2 (and
 RFC 9110 §8.7) removed that, and browsers never applied it.
@@ -41,12 +45,13 @@ from typing import Any, BinaryIO, NamedTuple, cast
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import DecompressingBufferedReader
 from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ARC2WARCHeadersParser
 from warcio.statusandheaders import StatusAndHeadersParserException
 from warcio.utils import BUFF_SIZE
 
 from ..errors import InputError
 from .doctypes import document_type, may_be_document
-from .entries import Entry, Part, Skipped
+from .entries import Entry, Origin, Part, Skipped
 from .httpmsg import (
     MAX_DECODED_BYTES,
     media_type,
@@ -102,6 +107,15 @@ class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has 
         return cast(bytes, super()._decompress(data))
 
 
+class _ArcHeaders(ARC2WARCHeadersParser):  # type: ignore[misc]  # warcio has no type hints
+    """warcio's reading of an ARC header line as WARC headers, without the WARC-Record-ID it
+    makes up (a new random UUID at each reading: an ARC record has no ID)."""
+
+    def _get_protocol_and_headers(self, headerline: str, parts: list[str]) -> Any:
+        protocol, headers = super()._get_protocol_and_headers(headerline, parts)
+        return protocol, [(name, value) for name, value in headers if name != "WARC-Record-ID"]
+
+
 class _Records(ArchiveIterator):  # type: ignore[misc]  # warcio has no type hints
     # warcio prints a warning to stderr when a record is not followed by its empty lines, and
     # counts it in `err_count`; the count is read below and the damage reported as an error.
@@ -109,6 +123,7 @@ class _Records(ArchiveIterator):  # type: ignore[misc]  # warcio has no type hin
 
     def __init__(self, stream: Window, warc: bool, gzipped: bool) -> None:
         super().__init__(stream, no_record_parse=True, arc2warc=True)
+        self.loader.arc_parser = _ArcHeaders()
         self.reader = _Reader(self.fh, block_size=BUFF_SIZE)  # nothing was read yet
         self.reader.gzipped = gzipped
         if warc:
@@ -157,6 +172,47 @@ def _record_name(record: Any, file: str, offset: int) -> str:
     """What the `document` field and errors call a record: its target URI, else its offset."""
     target = _target(record)
     return f"{file}#{target}" if target else f"{file}@{offset}"
+
+
+def _header(record: Any, name: str) -> str | None:
+    """A WARC header's value, stripped; None when it is absent or empty."""
+    value = record.rec_headers.get_header(name)
+    return None if value is None else (str(value).strip() or None)
+
+
+def _origin(record: Any, file: str, offset: int | None, length: int | None) -> Origin:
+    """Where the record is stored. An ARC record has no ID (:class:`_ArcHeaders`), and its
+    archive-date is the WARC-Date warcio wrote from it (``20080430204825`` as
+    ``2008-04-30T20:48:25Z``)."""
+    record_id = _header(record, "WARC-Record-ID")
+    return Origin(file, offset, length, record_id, _header(record, "WARC-Date"))
+
+
+def _with_origin(
+    entries: list[Entry], record: Any, records: _Records, file: str, offset: int, form: _Form
+) -> tuple[list[Entry], BaseException | None]:
+    """The record's entries, its documents given their :class:`Origin`; and the error met
+    reading to its end, to be raised after them (where warcio would have met it).
+
+    The length is warcio's (``get_record_length``, as ``warcio index`` writes it: a gzip
+    member's compressed length, or the record without the empty lines after it). warcio reads
+    to the record's end for it, which it does anyway before the next record; a record that is
+    damaged or cut short is left without one (what it holds is not all there).
+    """
+    length: int | None = None
+    late: BaseException | None = None
+    if form.stored and not records.damage_met and not any(map(_is_cut, entries)):
+        try:
+            length = records.get_record_length()
+        except _READ_ERRORS as exc:
+            late = exc
+        if records.damage_met:
+            length = None
+    origin = _origin(record, file, offset if form.stored else None, length)
+    located = [
+        replace(entry, origin=origin) if isinstance(entry, Part) else entry for entry in entries
+    ]
+    return located, late
 
 
 def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
@@ -297,15 +353,21 @@ def _segment(
             offset = records.offset
             count += 1
             entries = list(_record_entries(record, file, offset)) if count > skip else []
+            damage_met = records.damage_met  # before _with_origin reads to the record's end
+            late = None
+            if any(isinstance(entry, Part) for entry in entries):
+                entries, late = _with_origin(entries, record, records, file, offset, form)
             damaged = any(isinstance(entry, InputError) for entry in entries)
-            if form.gzipped and not records.damage_met and any(map(_is_cut, entries)):
+            if form.gzipped and not damage_met and any(map(_is_cut, entries)):
                 held = entries
             else:
                 yield from entries
             name = _record_name(record, file, offset)
-            if records.damage_met:
-                return Damage(offset, offset + 1, records.damage_met, name)
+            if damage_met:
+                return Damage(offset, offset + 1, damage_met, name)
             previous = (name, offset)
+            if late is not None:
+                raise late  # as warcio would have, reading to the record's end
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
             raise _NotPerRecordGzip(count) from None
@@ -378,6 +440,11 @@ def _across_members(window: Window, file: str, form: _Form, offset: int) -> list
         return None
     if any(map(_is_cut, entries)):
         return None
+    # its offset, the first member's; no length: the record is in no one member
+    origin = _origin(record, file, offset if form.stored else None, None)
+    entries = [
+        replace(entry, origin=origin) if isinstance(entry, Part) else entry for entry in entries
+    ]
     name = _record_name(record, file, offset)
     split = InputError(
         "record split over gzip members (one per record expected): read across them", name, offset
@@ -388,6 +455,7 @@ def _across_members(window: Window, file: str, form: _Form, offset: int) -> list
 class _Form(NamedTuple):
     warc: bool  # WARC records (else ARC, or not known)
     gzipped: bool  # one gzip member per record
+    stored: bool = True  # the offsets are of the file as stored (not of bytes decompressed)
 
 
 def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[Entry]:
@@ -424,8 +492,12 @@ class _NotPerRecordGzip(Exception):
         self.records_read = records_read
 
 
-def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
-    """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged)."""
+def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[Entry]:
+    """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged).
+
+    ``stored``: the stream is the file as stored, so that its offsets find the records in it
+    (False: it was decompressed from another gzip layer, and the documents have no offsets).
+    """
     window = Window(stream)
     start = window.tell()
     head = window.read(HEAD_BYTES)
@@ -441,17 +513,18 @@ def iter_records(stream: BinaryIO, file: str) -> Iterator[Entry]:
         b"WARC/" in head and not head.lstrip().startswith(b"filedesc://")
     )
     try:
-        yield from _iterate(window, file, _Form(warc, gzipped))
+        yield from _iterate(window, file, _Form(warc, gzipped, stored))
     except _NotPerRecordGzip as exc:
         if not window.rewind(start):
             yield InputError(
                 "gzip file is one member for many records: save it to a file to read it", file
             )
             return
-        # Offsets from here on count uncompressed bytes.
+        # Offsets from here on count uncompressed bytes: no record has one in the file.
         gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
         try:
-            yield from _iterate(Window(gunzipped), file, _Form(warc, False), exc.records_read)
+            form = _Form(warc, False, stored=False)
+            yield from _iterate(Window(gunzipped), file, form, exc.records_read)
         except (EOFError, OSError, zlib.error) as damage:  # the gzip stream breaks off
             message = " ".join(str(damage).split()) or type(damage).__name__
             yield InputError(f"damaged or cut gzip data: {message}", file)
