@@ -40,7 +40,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFORMANCE = FIXTURES / "conformance"
 
 
-EXTRAS = {"spark": "pyspark.sql", "scrapy": "scrapy.http"}
+EXTRAS = {"spark": "pyspark.sql", "scrapy": "scrapy.http", "parquet": "pyarrow.parquet"}
 
 
 def extra(name: str) -> Any:

@@ -52,6 +52,8 @@ ALLOWED_THIRD_PARTY = {
     "workers": set(),
     "write": set(),
     "output": set(),
+    "schema": set(),  # the record's fields as typed columns: the standard library only
+    "parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
     "cli": {"tqdm"},  # the progress bar, imported only for a terminal
     "urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://

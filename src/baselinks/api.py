@@ -333,7 +333,7 @@ def _task(
 
 def iter_rendered(
     inputs: Iterable[tuple[Source, str | None, bool]],
-    render: Callable[[Sequence[Link]], str],
+    render: Callable[[Sequence[Link]], T],
     *,
     url: str | None = None,
     mode: str = "rfc1808",
@@ -349,12 +349,13 @@ def iter_rendered(
     schemes: Iterable[str] | None = None,
     same_host: bool = False,
     external: bool = False,
-) -> Iterator[str]:
+) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path).
 
-    ``render`` turns a document's links into text; with workers it runs in them, so the main
-    process only reads inputs and writes text (but with ``unique="run"``, whose links are
-    chosen here, in input order, and rendered here). An input that cannot be read goes to
+    ``render`` turns a document's links into text (or keeps them, ``list``, for Parquet's
+    columns); with workers it runs in them, so the main process only reads inputs and writes
+    text (but with ``unique="run"``, whose links are chosen here, in input order, and rendered
+    here). An input that cannot be read goes to
     ``unreadable`` and the batch goes on.
     """
     scope = _scope(unique)
