@@ -59,7 +59,8 @@ ALLOWED_THIRD_PARTY = {
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
-    "spark": {"pyspark", "baselinks"},
+    # to_pandas: pandas and pyarrow (pyspark's sql extra); fsspec: a remote output's check
+    "spark": {"pyspark", "baselinks", "pandas", "pyarrow", "fsspec"},
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
 }
