@@ -234,7 +234,7 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     ),
     (r"python -m baselinks\.spark .*", _run_spark_driver),
     (
-        r'python -m pip install "\.\[\w+\]"( [\w-]+)*( && venv-pack -o env\.tar\.gz)?',
+        r'python -m pip install "\.\[[\w,]+\]"( [\w-]+)*( && venv-pack -o env\.tar\.gz)?',
         _not_runnable_here,
     ),
     (r"python -m venv env && \. env/bin/activate", _not_runnable_here),

@@ -187,6 +187,15 @@ def test_an_existing_output_is_one_line_before_spark_starts(
         [f"baselinks: {output}: exists (--overwrite replaces it)"],
     )
     assert _driver(warcs[:1], output.as_uri())[0] == 2  # a file:// URL is looked at too
+    fsspec = extra("fsspec")  # a remote output: through fsspec (memory://, no network here)
+    fsspec.filesystem("memory").mkdir("/out/links.parquet")
+    try:
+        assert _driver(warcs[:1], "memory://out/links.parquet") == (
+            2,
+            ["baselinks: memory://out/links.parquet: exists (--overwrite replaces it)"],
+        )
+    finally:
+        fsspec.filesystem("memory").rm("/out", recursive=True)
 
 
 def test_overwrite_partitions_compression_and_the_counters_file(

@@ -32,7 +32,7 @@ Row = tuple[Any, ...]
 
 def open_input(path: str) -> BinaryIO:
     """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
-    ``hdfs://``, ``https://``...) through fsspec, when it is installed."""
+    ``hdfs://``, ``https://``...) through fsspec (the fsspec extra), when it is installed."""
     parts = urllib.parse.urlsplit(path) if "://" in path else None
     scheme = parts.scheme if parts else ""
     if scheme in ("", "file"):
@@ -40,7 +40,11 @@ def open_input(path: str) -> BinaryIO:
     try:
         import fsspec  # optional
     except ImportError:
-        raise InputError(f"reading {scheme}:// needs fsspec (pip install fsspec)", path) from None
+        raise InputError(
+            f"reading {scheme}:// needs fsspec: pip install 'baselinks[fsspec]' (and the "
+            "scheme's own driver: s3fs, gcsfs...)",
+            path,
+        ) from None
     try:
         return fsspec.open(path, "rb").open()  # type: ignore[no-any-return]
     except (ImportError, ValueError) as exc:  # no driver for the scheme (s3fs...), a bad URL
