@@ -159,13 +159,16 @@ def test_row_groups_keep_memory_to_one_group(tmp_path: Path) -> None:
     links = baselinks.extract_links(CONTAINERS / "crawl.warc.gz")
     sink = ParquetSink(tmp_path / "links.parquet", row_group=4)
     waiting = []
-    for link in links:
-        sink.write([link])
-        waiting.append(len(sink.pending))
+    for start in (0, 3, 6):  # documents of 3 links
+        sink.write(links[start : start + 3])
+        waiting.append(sink.waiting)
     assert sink.close() == 9
-    assert max(waiting) == 3  # never a group's worth held: written as soon as it is whole
+    assert waiting == [3, 2, 1]  # never a group's worth held: written as soon as it is whole
     metadata = parquet.ParquetFile(tmp_path / "links.parquet").metadata
     assert [metadata.row_group(n).num_rows for n in range(metadata.num_row_groups)] == [4, 4, 1]
+    assert parquet.read_table(tmp_path / "links.parquet").to_pylist() == [
+        link.as_dict() for link in links
+    ]
 
 
 def test_the_library_writer_to_a_stream_and_to_a_path(tmp_path: Path) -> None:

@@ -5,10 +5,10 @@
 
 The columns are :data:`baselinks.schema.COLUMNS` (or the ``fields=`` chosen), typed as the
 Spark job's are: strings, ``line`` a nullable 64-bit integer, ``problems`` a list of strings.
-Links are gathered into columns and written a row group at a time (:data:`ROW_GROUP` rows), so
-memory holds one row group whatever the input's size. The file carries pandas' metadata saying
-that integer columns are pandas' nullable ``Int64``: ``pandas.read_parquet`` gives ``line`` as
-integers with ``<NA>``, not as float64.
+Each document's links become Arrow columns as they come, and a row group is written each time
+:data:`ROW_GROUP` rows wait, so memory holds one row group whatever the input's size. The file
+carries pandas' metadata saying that integer columns are pandas' nullable ``Int64``:
+``pandas.read_parquet`` gives ``line`` as integers with ``<NA>``, not as float64.
 
 A Parquet file ends with its footer, written by :meth:`ParquetSink.close`; the stream is never
 seeked, so it may be a pipe. Nothing here knows HTML.
@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ROW_GROUP", "ParquetSink", "arrow_schema", "write_parquet"]
 
-# Rows per row group: 64 Ki links hold some 40 MB of Python strings while they wait (measured:
-# README, "Speed and memory"); larger groups compress a little better and cost that much more.
+# Rows per row group. The corpus's 107,028 links peak at 245 MB with 65,536 a group, 211 MB with
+# 4,096, against 144 MB for JSON Lines with pyarrow imported (its own 79 MB): the group and the
+# writer's buffers are some 100 MB, whatever the input's size (docs/benchmarks.md, "Parquet").
+# A group of 64 Ki links is some 4 MB compressed, already small as Parquet goes.
 ROW_GROUP = 65_536
 
 COMPRESSION = "snappy"  # pyarrow's and Spark's default
@@ -103,7 +105,12 @@ def arrow_schema(fields: Iterable[str] = FIELDS) -> pyarrow.Schema:
 
 class ParquetSink:
     """A Parquet file being written: :meth:`write` batches of links, then :meth:`close` (the
-    footer). ``out``: a path, or a binary stream written in order (never seeked nor closed)."""
+    footer). ``out``: a path, or a binary stream written in order (never seeked nor closed).
+
+    Each batch becomes Arrow columns at once (a string there is its UTF-8 bytes, not a Python
+    object of some 50 bytes more), and a row group of ``row_group`` rows is written as soon as
+    that many wait.
+    """
 
     def __init__(
         self,
@@ -119,36 +126,44 @@ class ParquetSink:
         # each column: where its field is in the record, and its Arrow type
         self.arrays = [(FIELDS.index(name), self.schema.field(name).type) for name in self.fields]
         self.row_group = row_group
-        self.pending: list[Sequence[Any]] = []  # the links of the row group being gathered
+        self.batches: list[Any] = []  # Arrow record batches, not yet written
+        self.waiting = 0  # their rows
         self.count = 0
-        self._table = pa.Table.from_arrays
-        self._array = pa.array
+        self._pa = pa
         sink = os.fspath(out) if isinstance(out, (str, os.PathLike)) else out
         self.writer = pa.parquet.ParquetWriter(sink, self.schema, compression=compression)
 
     def write(self, links: Sequence[Link]) -> None:
         """Add ``links``; a row group is written each time :data:`ROW_GROUP` are gathered."""
-        self.pending.extend(links)
-        self.count += len(links)
-        while len(self.pending) >= self.row_group:
-            group, self.pending = self.pending[: self.row_group], self.pending[self.row_group :]
-            self._flush(group)
-
-    def _flush(self, links: Sequence[Sequence[Any]]) -> None:
-        table = self._table(
-            [
-                self._array([link[index] for link in links], type=kind)
-                for index, kind in self.arrays
-            ],
-            schema=self.schema,
+        if not links:
+            return
+        array = self._pa.array
+        self.batches.append(
+            self._pa.RecordBatch.from_arrays(
+                [array([link[index] for link in links], type=kind) for index, kind in self.arrays],
+                schema=self.schema,
+            )
         )
-        self.writer.write_table(table)
+        self.waiting += len(links)
+        self.count += len(links)
+        if self.waiting >= self.row_group:
+            self._flush(whole=True)
+
+    def _flush(self, whole: bool) -> None:
+        """The waiting rows written, a row group of ``row_group`` rows at a time; with
+        ``whole``, only whole groups (the rest waits: slices, never copies)."""
+        table = self._pa.Table.from_batches(self.batches, schema=self.schema)
+        size = self.row_group
+        while table.num_rows >= size or (not whole and table.num_rows):
+            self.writer.write_table(table.slice(0, size), row_group_size=size)
+            table = table.slice(size)
+        self.batches = table.to_batches()
+        self.waiting = table.num_rows
 
     def close(self) -> int:
         """The last row group and the footer written; how many links were."""
-        if self.pending:
-            self._flush(self.pending)
-            self.pending = []
+        if self.waiting:
+            self._flush(whole=False)
         self.writer.close()
         return self.count
 
