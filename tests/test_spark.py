@@ -198,6 +198,19 @@ def test_an_existing_output_is_one_line_before_spark_starts(
         fsspec.filesystem("memory").rm("/out", recursive=True)
 
 
+def test_an_existing_output_spark_finds_is_one_line_too(
+    spark: Any, warcs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a remote output fsspec cannot look at (no driver, no credentials): Spark's own check
+    monkeypatch.setattr(baselinks_spark, "_exists", lambda output: None)
+    output = tmp_path / "links.parquet"
+    output.mkdir()
+    status, err = _driver(warcs[:1], output)
+    assert status == 1
+    [line] = err
+    assert line.startswith(f"baselinks: {output}: [PATH_ALREADY_EXISTS] Path file:{output} ")
+
+
 def test_overwrite_partitions_compression_and_the_counters_file(
     spark: Any, warcs: list[str], tmp_path: Path
 ) -> None:

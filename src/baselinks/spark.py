@@ -322,8 +322,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _first_line(exc: BaseException) -> str:
-    """A JVM exception's message without its Java stack trace."""
-    lines = str(exc).strip().splitlines()
+    """An exception's message without a Java stack trace: an AnalysisException's first line,
+    a Py4JJavaError's Java exception ("An error occurred while calling o57.parquet" says
+    nothing)."""
+    java = getattr(exc, "java_exception", None)
+    lines = str(exc if java is None else java.toString()).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
 
 
