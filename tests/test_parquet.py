@@ -226,3 +226,11 @@ def test_without_pyarrow_a_usage_error_names_the_install(
         "baselinks: --format parquet needs pyarrow: pip install 'baselinks[parquet]'\n"
     )
     assert not output.exists() and os.listdir(tmp_path) == []  # no file, no temporary one
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (Linux has one)")
+def test_a_full_disk_is_one_line_naming_the_output(capsys: pytest.CaptureFixture[str]) -> None:
+    extra("parquet")
+    argv = ["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet", "-q"]
+    assert main([*argv, "-o", "/dev/full"]) == 1
+    assert capsys.readouterr().err == "baselinks: /dev/full: No space left on device\n"
