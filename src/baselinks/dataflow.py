@@ -27,6 +27,9 @@ from .link import FIELDS
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
 
 ROW_FIELDS = (*FIELDS, "warc")  # the link's fields, then the path or URL of the file read
+# problems is a list in a row (an engine's array), a tuple in the record; wherever it stands,
+# fields added to the record after it (provenance) keep their places
+_PROBLEMS = FIELDS.index("problems")
 Row = tuple[Any, ...]
 
 
@@ -89,5 +92,5 @@ def iter_warc_links(
                 summary=tally,
             )  # fmt: skip
             for link in links:
-                yield (*link[:-1], list(link.problems), name)
+                yield (*link[:_PROBLEMS], list(link.problems), *link[_PROBLEMS + 1 :], name)
     raise_first(errors)
