@@ -243,6 +243,10 @@ def test_overwrite_partitions_compression_and_the_counters_file(
     }
     assert err[-1].endswith(f"; {seconds:.1f} s")
     assert spark.read.parquet(str(output)).count() == 18  # _baselinks.json is no part of it
+    # pandas on Spark's files (no pandas metadata in them): nullable integers when asked
+    pandas = pytest.importorskip("pandas", reason="pandas comes with the spark extra")
+    lines = pandas.read_parquet(output, dtype_backend="numpy_nullable")["line"]
+    assert str(lines.dtype) == "Int64" and lines.isna().any() and lines.notna().any()
 
 
 def test_cc_pyspark_spellings_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
