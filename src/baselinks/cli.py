@@ -287,14 +287,9 @@ def _inputs(
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from .api import iter_rendered
     from .batch import Summary, display_name
-    from .write import COLUMNAR, FIELDED
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
-    if args.fields is not None and name not in FIELDED + COLUMNAR:
-        fielded = ", ".join(FIELDED + COLUMNAR)
-        _error(f"--fields: the {name} format has no fields to choose; use {fielded}")
-        return 2
     writing = _writing(name, args.fields, out)
     if writing is None:
         return 2
@@ -377,10 +372,15 @@ _Writing = tuple[str, "Callable[[Sequence[Link]], Any]", "Callable[[Any], object
 def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing | None:
     """The header, what a document's links become, what writes that, and the sink to close at
     the end (a columnar format's: parquet, on ``out``'s bytes). None, said, when the format
-    cannot be written: pyarrow missing, or the output a terminal (bytes no one can read)."""
+    cannot be written: fields it has not, pyarrow missing, or the output a terminal (bytes no
+    one can read there)."""
     from .output import binary
-    from .write import COLUMNAR, output_format
+    from .write import COLUMNAR, FIELDED, output_format
 
+    if fields is not None and name not in FIELDED + COLUMNAR:
+        fielded = ", ".join(FIELDED + COLUMNAR)
+        _error(f"--fields: the {name} format has no fields to choose; use {fielded}")
+        return None
     if name not in COLUMNAR:
         header, render = output_format(name, fields)
         return header, render, out.write, None
