@@ -6,7 +6,8 @@
 Builds ``--files`` .warc.gz files of ``--megabytes`` MB each from the corpus's clean WARCs
 (bench_memory.py's builder), then times, on the same files:
 
-- the CLI, ``baselinks extract -q -o /dev/null``, one file after another (one process);
+- the CLI, ``baselinks extract -o /dev/null``, one file after another (one process), and
+  the same with ``--format parquet`` to a file (the Spark job's columns, from one process);
 - Spark ``local[1]`` (one task at a time, so a task's rate is not shared with another), the
   rows written to the ``noop`` sink (extraction and the hand-over to the JVM) and to Parquet.
 
@@ -117,19 +118,23 @@ def main() -> None:
             path = Path(folder, f"part-{n}.warc.gz")
             build(warcs, args.megabytes, path)
             paths.append(str(path))
-        start = time.perf_counter()
-        cli = subprocess.run(
-            [sys.executable, "-m", "baselinks", "extract", "-o", os.devnull, *paths],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        cli_seconds = time.perf_counter() - start
-        links = int(cli.stderr.split(" links")[0].rsplit(" ", 1)[1].replace(",", ""))
-        print(f"{args.files} files of {args.megabytes} MB, {links:,} links")
-        print(
-            f"  CLI, one process          {cli_seconds:7.1f} s  {links / cli_seconds:9,.0f} links/s"
-        )
+        links = 0
+        for fmt, out in (("jsonl", os.devnull), ("parquet", str(Path(folder, "cli.parquet")))):
+            start = time.perf_counter()
+            cli = subprocess.run(
+                [sys.executable, "-m", "baselinks", "extract", "--format", fmt, "-o", out, *paths],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            cli_seconds = time.perf_counter() - start
+            links = int(cli.stderr.split(" links")[0].rsplit(" ", 1)[1].replace(",", ""))
+            if fmt == "jsonl":
+                print(f"{args.files} files of {args.megabytes} MB, {links:,} links")
+            print(
+                f"  CLI, one process -> {fmt:7} {cli_seconds:5.1f} s  "
+                f"{links / cli_seconds:9,.0f} links/s"
+            )
         spark = session("local[1]")
         spark_run(spark, paths[:1], "noop", Path(folder, "warm.parquet"))  # JVM and workers up
         for sink in ("noop", "parquet"):

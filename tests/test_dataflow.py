@@ -14,7 +14,7 @@ import pytest
 from baselinks import FIELDS, InputError, Summary, iter_warc_links
 from baselinks.cli import main
 from baselinks.dataflow import ROW_FIELDS
-from conftest import FIXTURES
+from conftest import FIXTURES, extra
 
 CRAWL = FIXTURES / "containers" / "crawl.warc.gz"
 
@@ -59,7 +59,10 @@ def test_damage_and_a_missing_file_are_named_errors(tmp_path: Path) -> None:
 
 def test_other_schemes_go_through_fsspec(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "fsspec", None)  # not installed
-    with pytest.raises(InputError, match=r"s3://b/x\.warc\.gz: reading s3:// needs fsspec"):
+    with pytest.raises(
+        InputError,
+        match=r"s3://b/x\.warc\.gz: reading s3:// needs fsspec: pip install 'baselinks\[fsspec\]'",
+    ):
         list(iter_warc_links("s3://b/x.warc.gz"))
 
     opened: list[str] = []
@@ -79,3 +82,20 @@ def test_other_schemes_go_through_fsspec(monkeypatch: pytest.MonkeyPatch) -> Non
     assert opened == ["s3://b/x.warc.gz"]
     assert [row[0] for row in rows] == [row[0] for row in iter_warc_links(CRAWL)]
     assert rows[0][7].startswith("s3://b/x.warc.gz#")
+
+
+def test_a_remote_path_through_the_real_fsspec() -> None:
+    fsspec = extra("fsspec")
+    remote = "memory://bucket/crawl.warc.gz"  # fsspec's in-memory filesystem: no network
+    with fsspec.open(remote, "wb") as file:
+        file.write(CRAWL.read_bytes())
+    try:
+        rows = list(iter_warc_links(remote))
+        local = list(iter_warc_links(CRAWL))
+        assert len(rows) == len(local) == 9
+        assert [row[:-1] for row in rows] == [
+            (*row[:7], row[7].replace(str(CRAWL), remote), *row[8:-1]) for row in local
+        ]
+        assert {row[-1] for row in rows} == {remote}
+    finally:
+        fsspec.filesystem("memory").rm("/bucket", recursive=True)

@@ -54,13 +54,16 @@ ALLOWED_THIRD_PARTY = {
     "workers": set(),
     "write": set(),
     "output": set(),
+    "schema": set(),  # the record's fields as typed columns: the standard library only
+    "parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
     "cli": {"tqdm"},  # the progress bar, imported only for a terminal
     "extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
-    "spark": {"pyspark", "baselinks"},
+    # to_pandas: pandas and pyarrow (pyspark's sql extra); fsspec: a remote output's check
+    "spark": {"pyspark", "baselinks", "pandas", "pyarrow", "fsspec"},
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
 }

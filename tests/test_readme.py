@@ -5,7 +5,7 @@
   interpreter, from the repository root.
 * ```` ```pycon ```` blocks are doctests, each run on its own from the repository root with
   ``baselinks`` imported (the first block shows the import). A block that uses the
-  ``spark`` or ``scrapy`` extra is skipped, with the reason, where the extra is not installed
+  ``spark``, ``scrapy`` or ``parquet`` extra is skipped, with the reason, where the extra is not installed
   (never in CI, which installs both and requires their tests).
 * ```` ```sh ```` lines are install, benchmark and cluster commands: each must match one of
   :data:`SH_COMMANDS`, which says how it is checked, or why it cannot be run here.
@@ -120,7 +120,7 @@ def test_console_example(where: str, command: str, expected: str) -> None:
 
 
 def _needs(text: str) -> list[str]:
-    return [name for name in ("spark", "scrapy") if re.search(rf"\b(py)?{name}\b", text)]
+    return [name for name in ("spark", "scrapy", "parquet") if re.search(rf"\b(py)?{name}\b", text)]
 
 
 @pytest.mark.parametrize("block", _of("pycon"), ids=[b.where for b in _of("pycon")])
@@ -210,8 +210,18 @@ def _run_spark_driver(command: str, tmp_path: Path) -> None:
     summary = baselinks.Summary()
     for path in (arg for arg in argv if arg.startswith("fixtures/")):
         list(baselinks.iter_links(ROOT / path, on_error=lambda e: None, summary=summary))
-    assert f"{summary.links:,} links; 1 file failed (1 error)" in stderr.getvalue()
-    assert (Path(argv[output]) / "_SUCCESS").is_file()
+    lines = stderr.getvalue().splitlines()
+    assert f"{summary.links:,} links; 1 file failed (1 error)" in lines[-1]  # the last line
+    written = Path(argv[output])
+    assert (written / "_SUCCESS").is_file()
+    counters = json.loads((written / "_baselinks.json").read_text(encoding="utf-8"))
+    assert (counters["links"], counters["failed_files"]) == (summary.links, 1)
+    parts = sorted(written.glob("part-*"))
+    if "--num-output-partitions" in argv:
+        assert len(parts) == int(argv[argv.index("--num-output-partitions") + 1])
+    if "--output-compression" in argv:
+        codec = argv[argv.index("--output-compression") + 1]
+        assert all(part.name.endswith(f".{codec}.parquet") for part in parts)
 
 
 def _not_runnable_here(command: str, tmp_path: Path) -> None:
@@ -228,7 +238,7 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     ),
     (r"python -m baselinks\.spark .*", _run_spark_driver),
     (
-        r'python -m pip install "\.\[\w+\]"( [\w-]+)*( && venv-pack -o env\.tar\.gz)?',
+        r'python -m pip install "\.\[[\w,]+\]"( [\w-]+)*( && venv-pack -o env\.tar\.gz)?',
         _not_runnable_here,
     ),
     (r"python -m venv env && \. env/bin/activate", _not_runnable_here),

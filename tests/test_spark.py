@@ -6,7 +6,11 @@ tests run or fail, never skip. A new user's `pip install -e ".[test]"` has no py
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +23,8 @@ from baselinks.dataflow import ROW_FIELDS, iter_warc_links
 from conftest import FIXTURES, extra, warc
 
 pyspark_sql = extra("spark")
-from baselinks.spark import SCHEMA, Counters, extract_links  # noqa: E402
+import baselinks.spark as baselinks_spark  # noqa: E402
+from baselinks.spark import SCHEMA, Counters, extract_links, to_pandas  # noqa: E402
 from baselinks.spark import main as spark_main  # noqa: E402
 
 CONTAINERS = FIXTURES / "containers"
@@ -139,3 +144,158 @@ def test_the_driver_offers_every_mode_of_the_registry(capsys: pytest.CaptureFixt
     assert exit_.value.code == 0
     help_text = capsys.readouterr().out
     assert f"--mode {{{','.join(MODES)}}}" in " ".join(help_text.split())
+
+
+# --- issue 21, item 5: the driver as cc-pyspark's, the schema of the CLI's Parquet ------------
+
+
+def _driver(warcs: list[str], output: Path | str, *options: str) -> tuple[int, list[str]]:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status = spark_main([*warcs, "--output", str(output), *options])
+    return status, err.getvalue().splitlines()
+
+
+def test_the_schema_is_the_record_s_and_the_cli_parquet_s(
+    spark: Any, warcs: list[str], tmp_path: Path
+) -> None:
+    types = pyspark_sql.types
+    assert SCHEMA["line"] == types.StructField("line", types.LongType(), True)  # 64 bits
+    assert [field.name for field in SCHEMA.fields] == list(ROW_FIELDS)
+    parquet = extra("parquet")
+    output, cli = tmp_path / "spark.parquet", tmp_path / "cli.parquet"
+    assert _driver(warcs[:1], output)[0] == 0
+    assert main(["extract", warcs[0], "--format", "parquet", "-o", str(cli), "-q"]) == 0
+    written = parquet.read_table(output).schema.remove_metadata()
+    assert (
+        written.remove(written.get_field_index("warc"))
+        == parquet.read_schema(cli).remove_metadata()
+    )
+
+
+def test_an_existing_output_is_one_line_before_spark_starts(
+    warcs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_spark(args: Any) -> Any:
+        raise AssertionError("Spark was started")
+
+    monkeypatch.setattr(baselinks_spark, "_session", no_spark)
+    output = tmp_path / "links.parquet"
+    output.mkdir()
+    assert _driver(warcs[:1], output) == (
+        2,
+        [f"baselinks: {output}: exists (--overwrite replaces it)"],
+    )
+    assert _driver(warcs[:1], output.as_uri())[0] == 2  # a file:// URL is looked at too
+    fsspec = extra("fsspec")  # a remote output: through fsspec (memory://, no network here)
+    fsspec.filesystem("memory").mkdir("/out/links.parquet")
+    try:
+        assert _driver(warcs[:1], "memory://out/links.parquet") == (
+            2,
+            ["baselinks: memory://out/links.parquet: exists (--overwrite replaces it)"],
+        )
+    finally:
+        fsspec.filesystem("memory").rm("/out", recursive=True)
+
+
+def test_an_existing_output_spark_finds_is_one_line_too(
+    spark: Any, warcs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a remote output fsspec cannot look at (no driver, no credentials): Spark's own check
+    monkeypatch.setattr(baselinks_spark, "_exists", lambda output: None)
+    output = tmp_path / "links.parquet"
+    output.mkdir()
+    status, err = _driver(warcs[:1], output)
+    assert status == 1
+    [line] = err
+    assert line.startswith(f"baselinks: {output}: [PATH_ALREADY_EXISTS] Path file:{output} ")
+
+
+def test_overwrite_partitions_compression_and_the_counters_file(
+    spark: Any, warcs: list[str], tmp_path: Path
+) -> None:
+    output = tmp_path / "links.parquet"
+    output.mkdir()
+    (output / "old.parquet").write_bytes(b"stale")
+    options = ["--overwrite", "--num-output-partitions", "1", "--output-compression", "zstd"]
+    status, err = _driver(warcs, output, *options)
+    assert status == 1  # a file failed; the others were written
+    assert err[-2:] == [
+        f"baselinks: counters in {output}/_baselinks.json",
+        err[-1],
+    ] and err[-1].startswith("baselinks: 4 files, 11 documents, 18 links; 2 files failed ")
+    [part] = sorted(output.glob("part-*"))  # one file, the old one gone
+    assert part.name.endswith(".zstd.parquet")
+    parquet = extra("parquet")
+    metadata = parquet.ParquetFile(part).metadata
+    assert metadata.num_rows == 18
+    assert metadata.row_group(0).column(0).compression == "ZSTD"
+    counters = json.loads((output / "_baselinks.json").read_text())
+    seconds = counters.pop("seconds")
+    assert counters == {
+        "files": 4,
+        "documents": 11,
+        "links": 18,
+        "failed_files": 2,
+        "errors": 2,
+        "inputs": 4,
+        "mode": "rfc1808",
+    }
+    assert err[-1].endswith(f"; {seconds:.1f} s")
+    assert spark.read.parquet(str(output)).count() == 18  # _baselinks.json is no part of it
+    # pandas on Spark's files (no pandas metadata in them): nullable integers when asked
+    pandas = pytest.importorskip("pandas", reason="pandas comes with the spark extra")
+    lines = pandas.read_parquet(output, dtype_backend="numpy_nullable")["line"]
+    assert str(lines.dtype) == "Int64" and lines.isna().any() and lines.notna().any()
+
+
+def test_cc_pyspark_spellings_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    args = baselinks_spark._parser().parse_args(
+        ["--output", "o", "--log_level", "error", "--num_output_partitions", "3",
+         "--output_compression", "GZIP"]
+    )  # fmt: skip
+    assert (args.log_level, args.num_output_partitions, args.output_compression) == (
+        "ERROR",
+        3,
+        "gzip",
+    )
+    with pytest.raises(SystemExit):
+        baselinks_spark._parser().parse_args(["--output", "o", "--output-compression", "lzo"])
+    assert "invalid choice: 'lzo'" in capsys.readouterr().err
+
+
+def test_to_pandas_keeps_integers_integers(spark: Any, warcs: list[str]) -> None:
+    frame = extract_links(spark, warcs[:1])
+    assert str(frame.toPandas()["line"].dtype) == "float64"  # Spark's own: why to_pandas is
+    table = to_pandas(frame)
+    assert str(table["line"].dtype) == "Int64"
+    assert table["line"].isna().sum() == 3 and table["line"].dropna().tolist() == [2, 2, 1, 1, 1, 1]
+    assert table["url"].tolist() == [row.url for row in frame.collect()]
+
+    class Spark35:  # a DataFrame of pyspark 3.5: no toArrow
+        schema = frame.schema
+
+        def toPandas(self) -> Any:
+            return frame.toPandas()
+
+    assert to_pandas(Spark35())["line"].tolist() == table["line"].tolist()
+
+
+@pytest.mark.slow
+def test_the_driver_logs_at_warn_and_ends_with_its_summary(
+    warcs: list[str], tmp_path: Path
+) -> None:
+    # a JVM of its own, as spark-submit or python -m would start it (the session here is running)
+    command = [sys.executable, "-m", "baselinks.spark", "--master", "local[1]"]
+    proc = subprocess.run(
+        [*command, *warcs[:3], "--output", str(tmp_path / "links.parquet")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = proc.stderr.splitlines()
+    assert proc.returncode == 1, proc.stderr
+    assert not [line for line in lines if " INFO " in line]
+    assert "[Stage " not in proc.stderr  # no console progress bar to run into the summary
+    assert lines[-2] == f"baselinks: counters in {tmp_path / 'links.parquet'}/_baselinks.json"
+    assert lines[-1].startswith("baselinks: 3 files, 11 documents, 18 links; 1 file failed ")

@@ -390,7 +390,7 @@ def _task(
 
 def iter_rendered(
     inputs: Iterable[tuple[Source, str | None, bool] | tuple[Source, str | None, bool, str | None]],
-    render: Callable[[Sequence[Link]], str],
+    render: Callable[[Sequence[Link]], T],
     *,
     url: str | None = None,
     mode: str = "rfc1808",
@@ -407,15 +407,16 @@ def iter_rendered(
     same_host: bool = False,
     external: bool = False,
     unused: Callable[[Unused], None] | None = None,
-) -> Iterator[str]:
+) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
     a fourth item is the input's URL in a mirrored site (mirror.py: ``mirrored_url``).
 
-    ``render`` turns a document's links into text; with workers it runs in them, so the main
-    process only reads inputs and writes text (but with ``unique="run"``, whose links are
-    chosen here, in input order, and rendered here). An input that cannot be read goes to
-    ``unreadable`` and the batch goes on; ``unused`` is told of an input for which ``url`` is
-    not used (an archive's records carry their own).
+    ``render`` turns a document's links into text (or keeps them, ``list``, for Parquet's
+    columns); with workers it runs in them, so the main process only reads inputs and writes
+    text (but with ``unique="run"``, whose links are chosen here, in input order, and rendered
+    here). An input that cannot be read goes to ``unreadable`` and the batch goes on;
+    ``unused`` is told of an input for which ``url`` is not used (an archive's records carry
+    their own).
     """
     scope = _scope(unique)
     keep = _keep(schemes, same_host, external)

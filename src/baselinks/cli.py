@@ -32,6 +32,8 @@ from .errors import InputError, SelectError, describe, printable, say
 
 if TYPE_CHECKING:
     from .batch import Summary
+    from .link import Link
+    from .parquet import ParquetSink as Sink
 
 # The pipeline is imported by the command that runs it, inside its function: `baselinks
 # --version` imports only this module and errors.py (python -X importtime -m baselinks
@@ -44,7 +46,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from . import extractoptions
     from .api import KINDS
     from .resolve import MODES
-    from .write import FORMATS
+    from .write import COLUMNAR, FORMATS
 
     parser = argparse.ArgumentParser(
         prog="baselinks",
@@ -72,8 +74,9 @@ def _build_parser() -> argparse.ArgumentParser:
     extractoptions.add_urls(ext)
     ext.add_argument(
         "--format",
-        choices=sorted(FORMATS),
-        help="output format (default: jsonl when piped, an aligned table on a terminal)",
+        choices=sorted([*FORMATS, *COLUMNAR]),
+        help="output format (default: jsonl when piped, an aligned table on a terminal; "
+        "parquet to -o FILE or a pipe, with the parquet extra)",
     )
     ext.add_argument(
         "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
@@ -295,14 +298,13 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from .api import iter_rendered
     from .batch import Summary, Unused, display_name
     from .stats import Stats
-    from .write import FIELDED, output_format
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
-    if args.fields is not None and name not in FIELDED:
-        _error(f"--fields: the {name} format has no fields to choose; use {', '.join(FIELDED)}")
+    writing = _writing(name, args.fields, out)
+    if writing is None:
         return 2
-    header, render = output_format(name, args.fields)
+    header, render, write, sink = writing
     if not extractoptions.url_rule(args, _error):
         return 2
     summary = Summary(stats=Stats() if args.stats else None)
@@ -360,9 +362,11 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         )
         out.write(header)
         for text in texts:
-            out.write(text)
+            write(text)
             if progress is not None:
                 progress.advance()
+        if sink is not None:
+            sink.close()  # the last row group and the footer
     except SelectError as exc:
         _error(str(exc))
         return 2
@@ -380,6 +384,37 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         out.flush()
         extractoptions.print_stats(summary, args.stats)
     return 1 if summary.failed else 0
+
+
+# the header, a document's links -> what is written, what writes it, a sink to close
+_Writing = tuple[str, "Callable[[Sequence[Link]], Any]", "Callable[[Any], object]", "Sink | None"]
+
+
+def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing | None:
+    """The header, what a document's links become, what writes that, and the sink to close at
+    the end (a columnar format's: parquet, on ``out``'s bytes). None, said, when the format
+    cannot be written: fields it has not, pyarrow missing, or the output a terminal (bytes no
+    one can read there)."""
+    from .output import binary
+    from .write import COLUMNAR, FIELDED, output_format
+
+    if fields is not None and name not in FIELDED + COLUMNAR:
+        fielded = ", ".join(FIELDED + COLUMNAR)
+        _error(f"--fields: the {name} format has no fields to choose; use {fielded}")
+        return None
+    if name not in COLUMNAR:
+        header, render = output_format(name, fields)
+        return header, render, out.write, None
+    from .parquet import ParquetSink, available
+
+    if not available():
+        _error(f"--format {name} needs pyarrow: pip install 'baselinks[parquet]'")
+        return None
+    if out.isatty():
+        _error(f"--format {name} writes a binary file: give -o FILE, or redirect the output")
+        return None
+    sink = ParquetSink(binary(out), fields)
+    return "", list, sink.write, sink  # list: the links themselves, from a worker too
 
 
 def _on_terminal(stream: object) -> bool:

@@ -28,12 +28,15 @@ from .link import FIELDS
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
 
 ROW_FIELDS = (*FIELDS, "warc")  # the link's fields, then the path or URL of the file read
+# problems is a list in a row (an engine's array), a tuple in the record; wherever it stands,
+# fields added to the record after it (provenance) keep their places
+_PROBLEMS = FIELDS.index("problems")
 Row = tuple[Any, ...]
 
 
 def open_input(path: str) -> BinaryIO:
     """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
-    ``hdfs://``, ``https://``...) through fsspec, when it is installed."""
+    ``hdfs://``, ``https://``...) through fsspec (the fsspec extra), when it is installed."""
     parts = urllib.parse.urlsplit(path) if "://" in path else None
     scheme = parts.scheme if parts else ""
     if scheme in ("", "file"):
@@ -41,7 +44,11 @@ def open_input(path: str) -> BinaryIO:
     try:
         import fsspec  # optional
     except ImportError:
-        raise InputError(f"reading {scheme}:// needs fsspec (pip install fsspec)", path) from None
+        raise InputError(
+            f"reading {scheme}:// needs fsspec: pip install 'baselinks[fsspec]' (and the "
+            "scheme's own driver: s3fs, gcsfs...)",
+            path,
+        ) from None
     try:
         return fsspec.open(path, "rb").open()  # type: ignore[no-any-return]
     except (ImportError, ValueError) as exc:  # no driver for the scheme (s3fs...), a bad URL
@@ -85,8 +92,7 @@ def iter_warc_links(
                 stream, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report,
                 summary=tally,
             )  # fmt: skip
-            problems = FIELDS.index("problems")
             for link in links:
-                values = link.values()
-                yield (*values[:problems], list(link.problems), *values[problems + 1 :], name)
+                values = link.values()  # the twelve, then the origin's six (link.FIELDS)
+                yield (*values[:_PROBLEMS], list(link.problems), *values[_PROBLEMS + 1 :], name)
     raise_first(errors)

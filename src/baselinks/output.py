@@ -24,9 +24,9 @@ import re
 import secrets
 import stat
 import sys
-from typing import Any, TextIO, cast
+from typing import Any, BinaryIO, TextIO, cast
 
-__all__ = ["Output", "OutputError", "open_output", "standard_error"]
+__all__ = ["Output", "OutputError", "binary", "open_output", "standard_error"]
 
 STDOUT = "standard output"
 
@@ -68,6 +68,45 @@ class _Guarded:
 
     def isatty(self) -> bool:
         return self.stream.isatty()
+
+
+class _GuardedBytes:
+    """The bytes under a :class:`_Guarded` text stream, for a format of bytes (Parquet): writes
+    guarded the same way; ``close`` only flushes (the :class:`Output` closes on commit)."""
+
+    closed = False
+
+    def __init__(self, stream: BinaryIO, name: str) -> None:
+        self.stream = stream
+        self.name = name
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self.stream.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, _words(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.name, _words(exc)) from None
+
+    def close(self) -> None:
+        self.flush()
+
+
+def binary(stream: TextIO) -> BinaryIO:
+    """The binary stream under ``stream`` (one :func:`open_output` gave, or a text file with a
+    ``buffer``), the text layer flushed first."""
+    stream.flush()
+    if isinstance(stream, _Guarded):
+        return cast(BinaryIO, _GuardedBytes(stream.stream.buffer, stream.name))
+    return stream.buffer
 
 
 class _Whole(io.BufferedWriter):

@@ -14,29 +14,28 @@ through :func:`baselinks.dataflow.iter_warc_links` in bounded memory, and a file
 logged on the executor's stderr and counted, never fatal. Unlike them, links are resolved
 against the page's ``<base>`` (RFC 1808 §3.1) before the record's URI.
 
-This file is also the driver ``spark-submit`` is handed (see :func:`main`); so it imports
-baselinks by absolute name.
+This file is also the driver ``spark-submit`` is handed (see :func:`main`), with cc-pyspark's
+options; so it imports baselinks by absolute name. The schema is the link record's own
+(:mod:`baselinks.schema`, the CLI's Parquet has the same columns), then ``warc``;
+:func:`to_pandas` keeps its integer columns integers.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 try:
     from pyspark.accumulators import Accumulator
     from pyspark.sql import DataFrame, SparkSession
-    from pyspark.sql.types import (
-        ArrayType,
-        IntegerType,
-        LongType,
-        StringType,
-        StructField,
-        StructType,
-    )
+    from pyspark.sql.types import ArrayType, LongType, StringType, StructField, StructType
 except ImportError as exc:  # an optional dependency: say how to get it
     raise ImportError(
         f"baselinks.spark needs pyspark: pip install 'baselinks[spark]' ({exc})"
@@ -46,22 +45,24 @@ from baselinks import MODES, InputError, Summary
 from baselinks.batch import counted
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
 from baselinks.errors import describe
-from baselinks.link import ORIGIN_FIELDS
+from baselinks.schema import Column, columns
 
-__all__ = ["SCHEMA", "Counters", "extract_links", "main"]
+__all__ = ["COUNTERS_FILE", "SCHEMA", "Counters", "extract_links", "main", "to_pandas"]
 
-_TYPES = {
-    "line": IntegerType(),
-    "problems": ArrayType(StringType(), containsNull=False),
-    "offset": LongType(),  # a WARC file may pass 2 GiB
-    "length": LongType(),
+# The column types of baselinks.schema (one table for Parquet and Spark), as Spark's.
+_SPARK_TYPES = {
+    "string": StringType(),
+    "int64": LongType(),
+    "strings": ArrayType(StringType(), containsNull=False),
 }
 # A Link's fields (link.FIELDS, the record every output format writes: README, "Library"), then
-# the file each row came from. `line` may be null (a link from an HTTP header has none), and
-# so may the origin's fields (link.ORIGIN_FIELDS: no offset outside a WARC, no part outside MIME).
-_NULLABLE = frozenset({"line", *ORIGIN_FIELDS})
+# the file each row came from. `line` may be null (a link from an HTTP header has none), and so
+# may the origin's fields (link.ORIGIN_FIELDS: no offset outside a WARC, no part outside MIME).
 SCHEMA = StructType(
-    [StructField(name, _TYPES.get(name, StringType()), name in _NULLABLE) for name in ROW_FIELDS]
+    [
+        StructField(column.name, _SPARK_TYPES[column.type], column.nullable)
+        for column in (*columns(ROW_FIELDS[:-1]), Column(ROW_FIELDS[-1], "string", False))
+    ]
 )
 
 
@@ -141,7 +142,27 @@ def extract_links(
     return spark.createDataFrame(rows, SCHEMA, verifySchema=False)
 
 
-def _paths(given: Sequence[str], manifest: str | None) -> list[str]:
+def to_pandas(frame: DataFrame) -> Any:
+    """``frame`` as a pandas DataFrame whose integer columns are pandas' nullable ``Int64``.
+
+    Spark's own ``toPandas()`` makes an integer column holding a null float64 (``line``: 1.0,
+    NaN); through Arrow (``toArrow``, pyspark 4) each stays an integer and a null is ``<NA>``.
+    """
+    import pandas
+    import pyarrow
+
+    integers = {pyarrow.int64(): pandas.Int64Dtype(), pyarrow.int32(): pandas.Int64Dtype()}
+    if hasattr(frame, "toArrow"):
+        return frame.toArrow().to_pandas(types_mapper=integers.get)
+    # pyspark 3.5 has no toArrow: its float64 column back to integers, exact below 2**53
+    table: Any = frame.toPandas()
+    for field in frame.schema.fields:
+        if isinstance(field.dataType, LongType):
+            table[field.name] = table[field.name].astype("Int64")
+    return table
+
+
+def _paths(given: list[str], manifest: str | None) -> list[str]:
     paths = list(given)
     if manifest:
         with open(manifest, encoding="utf-8") as lines:
@@ -149,9 +170,14 @@ def _paths(given: Sequence[str], manifest: str | None) -> list[str]:
     return paths
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``spark-submit baselinks/spark.py [PATH ...] [--manifest FILE] --output OUT.parquet``
-    (or ``python -m baselinks.spark ... --master local[4]``); exit status 1 if a file failed."""
+# cc-pyspark's options (its spellings with "_" too): --log_level, --num_output_partitions,
+# --output_compression. Spark's Parquet codecs that need no native library of Hadoop's.
+LOG_LEVELS = ("ALL", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "OFF")
+COMPRESSIONS = ("none", "snappy", "gzip", "zstd", "lz4")
+COUNTERS_FILE = "_baselinks.json"  # in the output folder: Spark and pyarrow skip "_" names
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="baselinks.spark",
         description="Every link of many WARC files, one Spark task per file, into Parquet.",
@@ -160,28 +186,149 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--manifest", help="a file of paths, one per line ('#' comments)")
     parser.add_argument("--output", "-o", required=True, help="the Parquet directory to write")
     parser.add_argument("--mode", default="rfc1808", choices=MODES)
-    parser.add_argument("--overwrite", action="store_true", help="replace an existing output")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace an existing output (else: an error)"
+    )
     parser.add_argument("--master", help="Spark master when not run by spark-submit (local[4])")
+    parser.add_argument(
+        "--log-level",
+        "--log_level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        help="Spark's log level (default WARN; a running session's is left as it is)",
+    )
+    parser.add_argument(
+        "--num-output-partitions",
+        "--num_output_partitions",
+        type=int,
+        metavar="N",
+        help="write N files (coalesced; default: one per input file)",
+    )
+    parser.add_argument(
+        "--output-compression",
+        "--output_compression",
+        default="snappy",
+        type=str.lower,
+        choices=COMPRESSIONS,
+        help="the Parquet files' codec (default snappy)",
+    )
+    return parser
+
+
+def _local(path: str) -> str | None:
+    """The filesystem path of a local output (a path or a file:// URL); None for a remote one."""
+    if "://" not in path:
+        return path
+    parts = urllib.parse.urlsplit(path)
+    return urllib.request.url2pathname(parts.path) if parts.scheme == "file" else None
+
+
+def _exists(path: str) -> bool | None:
+    """Whether the output exists; None when that cannot be known here (a remote path without
+    fsspec and its driver: Spark's own check then says it, in one line too)."""
+    local = _local(path)
+    if local is not None:
+        return os.path.lexists(local)
+    try:
+        import fsspec
+
+        filesystem, inner = fsspec.core.url_to_fs(path)
+        return bool(filesystem.exists(inner))
+    except Exception:  # no fsspec, no driver (s3fs...), no credentials: Spark will know
+        return None
+
+
+def _write_counters(output: str, record: dict[str, Any]) -> str | None:
+    """The counters as JSON in the output folder; where, or None when it could not be."""
+    target = f"{output.rstrip('/')}/{COUNTERS_FILE}"
+    text = json.dumps(record, indent=2) + "\n"
+    try:
+        local = _local(target)
+        if local is not None:
+            with open(local, "w", encoding="utf-8") as file:
+                file.write(text)
+        else:
+            import fsspec
+
+            with fsspec.open(target, "w", encoding="utf-8") as file:
+                file.write(text)
+    except Exception as exc:  # the links are written; the counters are said on stderr anyway
+        print(f"baselinks: {target}: counters not written: {describe(exc)}", file=sys.stderr)
+        return None
+    return target
+
+
+def _session(args: argparse.Namespace) -> tuple[SparkSession, bool]:
+    """A caller's running session (left running), or a new one: logging at ``--log-level``
+    from its start, and no console progress bar (it would run into the summary)."""
+    running = SparkSession.getActiveSession()
+    if running is not None:
+        if args.log_level is not None:  # else the caller's level stays
+            running.sparkContext.setLogLevel(args.log_level)
+        return running, False
+    level = args.log_level or "WARN"
+    builder: Any = (
+        SparkSession.builder.appName("baselinks")
+        .config("spark.log.level", level)
+        .config("spark.ui.showConsoleProgress", "false")
+    )
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel(level)  # a session spark-submit made has its own
+    return spark, True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``spark-submit baselinks/spark.py [PATH ...] [--manifest FILE] --output OUT.parquet``
+    (or ``python -m baselinks.spark ... --master local[4]``), with cc-pyspark's options. Exit
+    status 1 if a file failed; 2 for a usage error, an existing output among them (without
+    ``--overwrite``), found before Spark starts. The summary is the last line on stderr; the
+    counters are also written as JSON in the output folder (:data:`COUNTERS_FILE`)."""
+    parser = _parser()
     args = parser.parse_args(argv)
     paths = _paths(args.paths, args.manifest)
     if not paths:
         parser.error("no input: give WARC paths or --manifest")
-    running = SparkSession.getActiveSession()  # a caller's session is used, and left running
-    builder: Any = SparkSession.builder.appName("baselinks")
-    if args.master:
-        builder = builder.master(args.master)
-    spark = running or builder.getOrCreate()
+    if args.num_output_partitions is not None and args.num_output_partitions < 1:
+        parser.error(f"--num-output-partitions: expected 1 or more: {args.num_output_partitions}")
+    if not args.overwrite and _exists(args.output):
+        print(f"baselinks: {args.output}: exists (--overwrite replaces it)", file=sys.stderr)
+        return 2
+    spark, owned = _session(args)
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
         frame = extract_links(spark, paths, mode=args.mode, counters=counters)
-        frame.write.mode("overwrite" if args.overwrite else "errorifexists").parquet(args.output)
+        if args.num_output_partitions is not None:
+            frame = frame.coalesce(args.num_output_partitions)
+        writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")
+        try:
+            writer.option("compression", args.output_compression).parquet(args.output)
+        except Exception as exc:  # AnalysisException: the output appeared meanwhile...
+            print(f"baselinks: {args.output}: {_first_line(exc)}", file=sys.stderr)
+            return 1
         seconds = time.monotonic() - start
-        print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)
-        return 1 if counters.failed_files.value else 0
+        record = {name: counter.value for name, counter in counters._asdict().items()}
+        record.update(inputs=len(paths), seconds=round(seconds, 1))
+        written = _write_counters(args.output, {**record, "mode": args.mode})
     finally:
-        if running is None:
+        if owned:
             spark.stop()
+    # after Spark has stopped, so that nothing of its own follows: the summary's lines last
+    if written is not None:
+        print(f"baselinks: counters in {written}", file=sys.stderr)
+    print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)
+    return 1 if record["failed_files"] else 0
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message without a Java stack trace: an AnalysisException's first line,
+    a Py4JJavaError's Java exception ("An error occurred while calling o57.parquet" says
+    nothing)."""
+    java = getattr(exc, "java_exception", None)
+    lines = str(exc if java is None else java.toString()).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 if __name__ == "__main__":

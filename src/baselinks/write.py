@@ -22,6 +22,7 @@ from .errors import BIDI, CONTROLS, printable
 from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link
 
 __all__ = [
+    "COLUMNAR",
     "FIELDED",
     "FORMATS",
     "WRITERS",
@@ -275,3 +276,9 @@ write_csv = WRITERS["csv"]
 write_tsv = WRITERS["tsv"]
 write_text = WRITERS["text"]
 write_table = WRITERS["table"]
+
+
+# Formats of columns, written as bytes (never to a terminal): Parquet (parquet.py, the `parquet`
+# extra; pyarrow is imported only when one is written). Fielded as jsonl, csv and tsv are; each
+# is a ParquetSink over a path or a binary stream, fed the links a document at a time.
+COLUMNAR = ("parquet",)

@@ -1,0 +1,88 @@
+"""The cost of ``--format parquet`` against JSON Lines: wall time, output size, peak RSS.
+
+    python -m pip install -e ".[parquet]"
+    python benchmarks/bench_parquet.py CORPUS [--rounds 3] [--sizes 100,400]
+
+On the corpus folder, then on WARC files of ``--sizes`` MB built from its clean WARCs
+(bench_memory.py's builder; 0 to skip), ``baselinks extract -q -o OUT`` runs with ``--format
+jsonl`` and ``--format parquet`` in alternate rounds (the machine's speed drifts: the pairs are
+taken in the same minutes), each in a process of its own. Reported per input and format: the
+median wall time, the output's size, and the peak RSS of that process (``wait4``'s, exact per
+child). Flat memory means the Parquet row's peak RSS does not grow with the WARC's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_memory import build, clean_warcs
+
+FORMATS = ("jsonl", "parquet")
+
+
+def run(inputs: list[str], fmt: str, out: Path) -> tuple[float, float]:
+    """One run: wall seconds and the process's peak RSS in MB."""
+    command = [sys.executable, "-m", "baselinks", "extract", "-q", "--format", fmt]
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [*command, "-o", str(out), *inputs], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, _, usage = os.wait4(child.pid, 0)
+    child.returncode = 0  # reaped here
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
+
+
+def measure(label: str, inputs: list[str], rounds: int, folder: Path) -> None:
+    times: dict[str, list[float]] = {fmt: [] for fmt in FORMATS}
+    peaks: dict[str, float] = dict.fromkeys(FORMATS, 0.0)
+    sizes: dict[str, int] = {}
+    for _ in range(rounds):
+        for fmt in FORMATS:
+            out = folder / f"out.{fmt}"
+            seconds, peak = run(inputs, fmt, out)
+            times[fmt].append(seconds)
+            peaks[fmt] = max(peaks[fmt], peak)
+            sizes[fmt] = out.stat().st_size
+    base = statistics.median(times["jsonl"])
+    for fmt in FORMATS:
+        median = statistics.median(times[fmt])
+        print(
+            f"| {label} | {fmt} | {median:.1f} | {median / base:.2f} | "
+            f"{sizes[fmt] / 1e6:,.1f} | {peaks[fmt]:.0f} |"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sizes", default="100,400", help="WARC sizes in MB (0: none)")
+    args = parser.parse_args()
+    print("| input | format | median wall s | vs jsonl | output MB | peak RSS MB |")
+    print("|---|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory(prefix="baselinks-parquet-") as temp:
+        folder = Path(temp)
+        measure(f"corpus ({args.corpus.name})", [str(args.corpus)], args.rounds, folder)
+        sizes = [int(size) for size in args.sizes.split(",") if int(size)]
+        warcs = clean_warcs(args.corpus) if sizes else []
+        for megabytes in sizes:
+            path = folder / "big.warc"
+            build(warcs, megabytes, path)
+            label = f"{path.stat().st_size / 1e6:,.0f} MB WARC"
+            measure(label, [str(path)], args.rounds, folder)
+            path.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,236 @@
+"""Issue 21, item 4: ``--format parquet`` (the parquet extra), read back with pyarrow and compared
+with JSON Lines record for record; the column types derived from the link record; row groups.
+
+pyarrow is the `parquet` extra; CI installs it and sets BASELINKS_REQUIRE_PARQUET, so there these
+tests run or fail. Without it, the one test that needs no pyarrow (the usage error naming the
+install) still runs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+import baselinks
+from baselinks.cli import main
+from baselinks.link import FIELDS
+from baselinks.schema import COLUMNS, Column, column_types, columns
+from conftest import FIXTURES, extra
+
+CONTAINERS = FIXTURES / "containers"
+# Every kind of input, damaged ones among them (their readable links are written too), and a
+# page whose links carry problem codes and no line (a header link) beside ones with a line.
+INPUTS = [
+    str(CONTAINERS),
+    str(FIXTURES / "html" / "base-late.html"),
+    str(FIXTURES / "html"),
+]
+
+
+def _jsonl(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    main(["extract", "--format", "jsonl", "-q", *argv])
+    out = capsys.readouterr().out
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def _parquet(path: Path) -> list[dict[str, Any]]:
+    parquet = extra("parquet")
+    return parquet.read_table(path).to_pylist()  # type: ignore[no-any-return]
+
+
+# --- the column types: one place, the record's annotations ------------------------------------
+
+
+def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
+    assert tuple(column.name for column in COLUMNS) == FIELDS
+    types = {column.name: (column.type, column.nullable) for column in COLUMNS}
+    assert types["line"] == ("int64", True)  # a link from an HTTP header has no line
+    assert types["problems"] == ("strings", False)
+    assert {types[name] for name in FIELDS if name not in ("line", "problems")} == {
+        ("string", False)
+    }
+    assert columns(["problems", "url"]) == (
+        Column("problems", "strings", False),
+        Column("url", "string", False),
+    )
+
+
+def test_a_field_added_to_the_record_is_a_column_with_no_other_line() -> None:
+    # what a provenance field (issue 21, item 1) looks like: offsets and names that may be absent
+    class Record(NamedTuple):
+        url: str
+        offset: int | None
+        record_id: str | None
+        codes: tuple[str, ...]
+
+    assert column_types(Record) == {
+        "url": ("string", False),
+        "offset": ("int64", True),
+        "record_id": ("string", True),
+        "codes": ("strings", False),
+    }
+
+    class Odd(NamedTuple):
+        url: str
+        weight: float
+
+    with pytest.raises(TypeError, match=r"Odd\.weight: no column type for <class 'float'>"):
+        column_types(Odd)
+
+
+# --- written by the CLI, read back ------------------------------------------------------------
+
+
+def test_parquet_read_back_is_the_jsonl_record_for_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "links.parquet"
+    assert main(["extract", *INPUTS, "--format", "parquet", "-o", str(output), "-q"]) == 1
+    capsys.readouterr()  # the damaged fixtures' error lines, the same in both runs
+    rows = _parquet(output)
+    expected = _jsonl(INPUTS, capsys)
+    assert len(rows) == len(expected) > 400
+    assert rows == expected  # same fields, order, values; line an int or None, problems a list
+    assert any(row["line"] is None for row in rows) and any(row["problems"] for row in rows)
+
+
+def test_the_schema_is_typed_as_the_spark_job_s(tmp_path: Path) -> None:
+    output = tmp_path / "links.parquet"
+    assert main(["extract", str(FIXTURES / "html"), "--format", "parquet", "-o", str(output)]) == 0
+    schema = extra("parquet").read_schema(output)
+    import pyarrow as pa
+
+    assert schema.names == list(FIELDS)
+    assert schema.field("line").type == pa.int64() and schema.field("line").nullable
+    assert schema.field("problems").type == pa.list_(pa.field("element", pa.string(), False))
+    assert not schema.field("url").nullable and schema.field("url").type == pa.string()
+
+
+def test_fields_choose_the_columns_and_their_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "links.parquet"
+    argv = [str(CONTAINERS / "crawl.warc.gz"), "--fields", "line,url,problems"]
+    assert main(["extract", *argv, "--format", "parquet", "-o", str(output), "-q"]) == 0
+    assert _parquet(output) == _jsonl(argv, capsys)
+    assert list(_parquet(output)[0]) == ["line", "url", "problems"]
+
+
+def test_jobs_write_the_same_rows(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.parquet", tmp_path / "two.parquet"
+    for output, jobs in ((one, "1"), (two, "2")):
+        argv = ["extract", str(CONTAINERS), "--format", "parquet", "-o", str(output), "-q"]
+        assert main([*argv, "-j", jobs]) == 1
+    assert _parquet(one) == _parquet(two)
+
+
+def test_unique_run_and_filters_apply_before_the_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "links.parquet"
+    argv = [str(CONTAINERS / "dupes.warc.gz"), "--external", "--unique=run"]
+    assert main(["extract", *argv, "--format", "parquet", "-o", str(output), "-q"]) == 0
+    rows = _parquet(output)
+    assert rows == _jsonl(argv, capsys) and len(rows) == 2
+
+
+def test_pandas_reads_line_as_nullable_integers(tmp_path: Path) -> None:
+    extra("parquet")
+    pandas = pytest.importorskip("pandas", reason="pandas (the spark extra) is not installed")
+    output = tmp_path / "links.parquet"
+    assert main(["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet", "-o",
+                 str(output), "-q"]) == 0  # fmt: skip
+    frame = pandas.read_parquet(output)
+    assert str(frame["line"].dtype) == "Int64"  # not float64: a null is <NA>
+    assert frame["line"].isna().sum() == 3 and frame["line"].dropna().tolist() == [2, 2, 1, 1, 1, 1]
+
+
+def test_row_groups_keep_memory_to_one_group(tmp_path: Path) -> None:
+    parquet = extra("parquet")
+    from baselinks.parquet import ParquetSink
+
+    links = baselinks.extract_links(CONTAINERS / "crawl.warc.gz")
+    sink = ParquetSink(tmp_path / "links.parquet", row_group=4)
+    waiting = []
+    for start in (0, 3, 6):  # documents of 3 links
+        sink.write(links[start : start + 3])
+        waiting.append(sink.waiting)
+    assert sink.close() == 9
+    assert waiting == [3, 2, 1]  # never a group's worth held: written as soon as it is whole
+    metadata = parquet.ParquetFile(tmp_path / "links.parquet").metadata
+    assert [metadata.row_group(n).num_rows for n in range(metadata.num_row_groups)] == [4, 4, 1]
+    assert parquet.read_table(tmp_path / "links.parquet").to_pylist() == [
+        link.as_dict() for link in links
+    ]
+
+
+def test_the_library_writer_to_a_stream_and_to_a_path(tmp_path: Path) -> None:
+    parquet = extra("parquet")
+    from baselinks.parquet import write_parquet
+
+    links = baselinks.extract_links(CONTAINERS / "crawl.warc.gz")
+    stream = io.BytesIO()
+    assert write_parquet(links, stream, fields=["url"]) == 9
+    assert parquet.read_table(stream).column("url").to_pylist() == [link.url for link in links]
+    assert write_parquet(iter(links), tmp_path / "all.parquet") == 9
+    assert parquet.read_table(tmp_path / "all.parquet").to_pylist() == [
+        link.as_dict() for link in links
+    ]
+
+
+def test_written_to_a_pipe(tmp_path: Path) -> None:
+    parquet = extra("parquet")
+    command = [sys.executable, "-m", "baselinks", "extract", "--format", "parquet", "-q"]
+    proc = subprocess.run(
+        [*command, str(CONTAINERS / "crawl.warc.gz")], capture_output=True, check=False
+    )
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert proc.stdout.startswith(b"PAR1") and proc.stdout.endswith(b"PAR1")
+    assert parquet.read_table(io.BytesIO(proc.stdout)).num_rows == 9
+
+
+# --- refused --------------------------------------------------------------------------------
+
+
+def test_refused_to_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    extra("parquet")
+    controller, terminal = os.openpty()
+    try:
+        argv = ["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet"]
+        assert main([*argv, "-o", os.ttyname(terminal)]) == 2
+    finally:
+        os.close(controller)
+        os.close(terminal)
+    assert capsys.readouterr().err == (
+        "baselinks: --format parquet writes a binary file: give -o FILE, or redirect the output\n"
+    )
+
+
+def test_without_pyarrow_a_usage_error_names_the_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [name for name in sys.modules if name.split(".")[0] == "pyarrow"]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow: ImportError
+    output = tmp_path / "links.parquet"
+    argv = ["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet"]
+    assert main([*argv, "-o", str(output)]) == 2
+    assert capsys.readouterr().err == (
+        "baselinks: --format parquet needs pyarrow: pip install 'baselinks[parquet]'\n"
+    )
+    assert not output.exists() and os.listdir(tmp_path) == []  # no file, no temporary one
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full (Linux has one)")
+def test_a_full_disk_is_one_line_naming_the_output(capsys: pytest.CaptureFixture[str]) -> None:
+    extra("parquet")
+    argv = ["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet", "-q"]
+    assert main([*argv, "-o", "/dev/full"]) == 1
+    assert capsys.readouterr().err == "baselinks: /dev/full: No space left on device\n"
