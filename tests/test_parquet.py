@@ -20,7 +20,7 @@ import pytest
 
 import baselinks
 from baselinks.cli import main
-from baselinks.link import FIELDS
+from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS
 from baselinks.schema import COLUMNS, Column, column_types, columns
 from conftest import FIXTURES, extra
 
@@ -53,9 +53,18 @@ def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
     types = {column.name: (column.type, column.nullable) for column in COLUMNS}
     assert types["line"] == ("int64", True)  # a link from an HTTP header has no line
     assert types["problems"] == ("strings", False)
-    assert {types[name] for name in FIELDS if name not in ("line", "problems")} == {
+    own = DEFAULT_FIELDS  # the link's twelve; then its document's Origin, flattened
+    assert {types[name] for name in own if name not in ("line", "problems")} == {
         ("string", False)
     }
+    assert [types[name] for name in ORIGIN_FIELDS] == [
+        ("string", True),  # file
+        ("int64", True),  # offset: a WARC may pass 2 GiB
+        ("int64", True),  # length
+        ("string", True),  # record_id
+        ("string", True),  # date
+        ("string", True),  # part
+    ]
     assert columns(["problems", "url"]) == (
         Column("problems", "strings", False),
         Column("url", "string", False),

@@ -138,9 +138,10 @@ class ParquetSink:
         if not links:
             return
         array = self._pa.array
+        rows = [link.values() for link in links]  # the twelve, then the origin's six (FIELDS)
         self.batches.append(
             self._pa.RecordBatch.from_arrays(
-                [array([link[index] for link in links], type=kind) for index, kind in self.arrays],
+                [array([row[index] for row in rows], type=kind) for index, kind in self.arrays],
                 schema=self.schema,
             )
         )
