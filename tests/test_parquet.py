@@ -54,9 +54,7 @@ def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
     assert types["line"] == ("int64", True)  # a link from an HTTP header has no line
     assert types["problems"] == ("strings", False)
     own = DEFAULT_FIELDS  # the link's twelve; then its document's Origin, flattened
-    assert {types[name] for name in own if name not in ("line", "problems")} == {
-        ("string", False)
-    }
+    assert {types[name] for name in own if name not in ("line", "problems")} == {("string", False)}
     assert [types[name] for name in ORIGIN_FIELDS] == [
         ("string", True),  # file
         ("int64", True),  # offset: a WARC may pass 2 GiB
