@@ -16,7 +16,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TextIO
 
@@ -87,22 +87,31 @@ def _json_lines(keys: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> str:
 # records are then written by json; so does what orjson refuses (a lone surrogate, an int
 # past 64 bits). C1 controls, DEL and U+2028/9 orjson writes raw: escaped as above.
 _C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")  # U+0080..U+009F in UTF-8 (a literal first byte)
+_BEFORE, _AFTER = (b"\n}",), (b"{\n  ",)
 
 
 def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> str:
     """:func:`_json_lines`'s bytes, from orjson."""
-    if not rows:
-        return ""
-    dumps = _ORJSON_INDENTED
-    assert dumps is not None
+    if not rows or _ORJSON is None:
+        return _json_lines(keys, rows)
+    dumps, fragment = _ORJSON
     try:
-        data = b"".join(map(dumps, map(dict, map(zip, repeat(keys), rows))))
+        records = list(map(dict, map(zip, repeat(keys), rows)))
+        if "problems" in keys:
+            # The record's list, as json writes it, once per distinct list (a few dozen in a
+            # run): four passes over the text fewer than the rules below would take.
+            memo = _PROBLEMS
+            for record in records:
+                problems = record["problems"]
+                record["problems"] = memo.get(problems) or _problems(problems, fragment)
+        # between a "\n}" and a "{\n  ", so that every record is one between two "\n}{\n  "
+        data = b"".join(chain(_BEFORE, map(dumps, records), _AFTER))
     except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int past 64 bits
         return _json_lines(keys, rows)
-    if b"[\n    " in data:  # a list of items in a record (problems), one per line
+    if b"[\n    " in data:  # a list of items in a record, one per line
         data = data.replace(b",\n    ", b", ").replace(b"[\n    ", b"[").replace(b"\n  ]", b"]")
     data = data.replace(b",\n  ", b", ").replace(b"\n}{\n  ", b"}\n{")
-    text = "{" + str(memoryview(data)[4:-2], "utf-8") + "}\n"  # the first {\n  , the last \n}
+    text = str(memoryview(data)[2:-1], "utf-8")  # the records, from "}\n{" to "}\n{"
     if text.count("\n") != len(rows):  # a value nested deeper than these rules know
         return _json_lines(keys, rows)
     if text.isascii():
@@ -112,18 +121,28 @@ def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> str
     return text
 
 
-def _orjson_indented() -> Callable[[Any], bytes] | None:
+_PROBLEMS: dict[Any, Any] = {}  # a problems tuple -> its JSON, an orjson.Fragment
+
+
+def _problems(problems: Any, fragment: Callable[[str], Any]) -> Any:
+    if len(_PROBLEMS) >= 4096:  # codes come from a closed set; anything else stays bounded
+        _PROBLEMS.clear()
+    encoded = _PROBLEMS[problems] = fragment(_ENCODE(list(problems)))
+    return encoded
+
+
+def _orjson() -> tuple[Callable[[Any], bytes], Callable[[str], Any]] | None:
     try:
         import orjson
     except ImportError:  # a dependency; without it, the standard library writes the same bytes
         return None
-    return functools.partial(orjson.dumps, option=orjson.OPT_INDENT_2)
+    return functools.partial(orjson.dumps, option=orjson.OPT_INDENT_2), orjson.Fragment
 
 
-_ORJSON_INDENTED = _orjson_indented()
+_ORJSON = _orjson()
 
 # JSON Lines: orjson's, json's where orjson cannot be imported (the same bytes, tested)
-_LINES = _json_lines if _ORJSON_INDENTED is None else _orjson_lines
+_LINES = _json_lines if _ORJSON is None else _orjson_lines
 
 
 def _jsonl(links: Sequence[Link]) -> str:
