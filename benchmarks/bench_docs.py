@@ -58,19 +58,24 @@ def run_line(machine: dict[str, str], rounds: int, rows: list[dict[str, object]]
     return (
         f"Last run: {machine['date']}, {pages} pages, {machine['cpu']}, Python "
         f"{machine['python']}, lxml {machine['lxml']}, libxml2 {machine['libxml2']}; the "
-        f"median of {rounds} rounds."
+        f"median of {rounds} rounds{_load(machine)}."
     )
+
+
+def _load(machine: dict[str, str]) -> str:
+    # a machine shared with other work: its load says how far the times (not the ratios) drift
+    return f"; load average {machine['load']} while it ran" if machine.get("load") else ""
 
 
 def _replace(path: Path, name: str, text: str) -> None:
     """The text between ``<!-- bench_peers:name -->`` and ``<!-- /bench_peers:name -->``."""
     source = path.read_text(encoding="utf-8")
     pattern = re.compile(
-        rf"(<!-- bench_peers:{name} -->\n).*?(\n<!-- /bench_peers:{name} -->)", re.DOTALL
+        rf"(<!-- bench_peers:{name} -->\n).*?(<!-- /bench_peers:{name} -->)", re.DOTALL
     )
     if pattern.search(source) is None:
         raise SystemExit(f"{path}: no <!-- bench_peers:{name} --> markers")
-    path.write_text(pattern.sub(lambda m: m[1] + text + m[2], source), encoding="utf-8")
+    path.write_text(pattern.sub(lambda m: m[1] + text + "\n" + m[2], source), encoding="utf-8")
 
 
 def write_docs(

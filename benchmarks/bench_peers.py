@@ -299,6 +299,7 @@ def _machine() -> dict[str, str]:
     from lxml import etree
 
     return {
+        "load": f"{os.getloadavg()[0]:.1f}",  # the 1-minute load average when the run starts
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "cpu": f"{cpu}, {os.cpu_count()} cores",
         "python": platform.python_version(),
@@ -416,6 +417,7 @@ def main() -> int:
             ),
             file=sys.stderr,
         )
+    machine["load"] += f" to {os.getloadavg()[0]:.1f}"  # at the start, and at the end
     rows = summarise(rounds)
     print(table(rows))
     profile = None
