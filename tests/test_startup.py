@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "fixtures" / "html" / "base-first-wins.html"
 WARC = ROOT / "fixtures" / "containers" / "crawl.warc.gz"
 MHTML = ROOT / "fixtures" / "containers" / "document.mht"
+CSS = next((ROOT / "fixtures").rglob("*.css"))  # a style sheet: its encoding by tinycss2
 
 # What one of the commands below may do without: the archive readers (warcio, and the
 # email package for MIME), the process pool (concurrent.futures, multiprocessing, pickle),
-# the temporary file's random name (secrets), the progress bar (tqdm: a terminal only).
+# the temporary file's random name (secrets), the progress bar (tqdm: a terminal only),
+# tinycss2 (a style sheet's encoding, and CSS the scanner of css.py hands over).
 _HEAVY = (
     "warcio",
     "email.parser",
@@ -35,6 +37,7 @@ _HEAVY = (
     "baselinks.resolve",
     "baselinks.diagnose",
     "lxml",
+    "tinycss2",
 )
 
 
@@ -72,8 +75,9 @@ def test_one_html_file_loads_no_archive_reader_no_pool_no_temporary_file() -> No
     [
         (WARC, {"warcio", "baselinks.containers.warc"}),
         (MHTML, {"email.parser", "baselinks.containers.mime"}),
+        (CSS, {"tinycss2"}),
     ],
-    ids=["warc", "mhtml"],
+    ids=["warc", "mhtml", "css"],
 )
 def test_an_archive_loads_its_reader(given: Path, loads: set[str]) -> None:
     # the probe is not blind: the readers load when an input needs them
