@@ -1,6 +1,7 @@
 """Speed and memory of link extraction: baselinks against its peers, each in its own process.
 
     python benchmarks/bench_peers.py CORPUS [--rounds 5] [--tools a,b,...] [--json FILE]
+                                            [--profile] [--write-docs]
 
 CORPUS is a directory. With an ``index.tsv`` (kind, relpath, retrieval_url, url_source; as in
 ``../shared/corpus``) its ``html`` rows are read, each with its retrieval URL; otherwise every
@@ -19,14 +20,32 @@ table also gives the median time, pages/s and links/s.
 Tools (a peer that is not installed is reported as such; ``pip install -e ".[bench]"``):
 
     lxml-parse         lxml.etree.fromstring(bytes, HTMLParser()): the parse alone
-    baselinks-MODE     iter_links(bytes, url=url, mode=MODE): every link source, full records
-    baselinks-jsonl    the same in rfc1808 mode, written as JSON Lines to a discarded stream
+    selectolax-parse   selectolax.lexbor.LexborHTMLParser(bytes): lexbor's parse alone (what a
+                       faster parser would give)
+    baselinks-MODE     iter_links(bytes, url=url, mode=MODE): every link source, full records;
+                       on the compiled path where it is built (BASELINKS_PURE unset)
+    baselinks-rfc1808-pure
+                       the same in rfc1808 mode with BASELINKS_PURE=1 in the tool's
+                       environment: the pure-Python path
+    baselinks-jsonl    the same in rfc1808 mode, each document's links written as JSON Lines
+                       (write.FORMATS["jsonl"], as the command line does) to a discarded stream
     lxml-iterlinks     lxml.html.document_fromstring, first <base href>, urljoin each iterlinks()
     lxml-absolute      document_fromstring, make_links_absolute(url), then iterlinks()
     scrapy             Scrapy's LinkExtractor over every tag and attribute baselinks knows,
                        deny_extensions=[], unique=False
     selectolax         selectolax (lexbor) [href], [src]; first <base href>; urljoin
     selectolax-ada     the same with ada_url.join_url instead of urljoin
+
+``--profile`` adds a table of where baselinks' time goes, stage by stage, in units of the lxml
+parse timed in the same process (median of the rounds), for the default path and for
+BASELINKS_PURE=1: the library's functions called one stage at a time over all the documents
+(load: decoding and the parse; base; walk; resolve and diagnose of each document's distinct
+references; the records; JSON Lines), and what ``iter_links`` spends beyond their sum
+(containers, batch, counting).
+
+``--write-docs`` puts the tables (and the date, the machine, the rounds) in the README's speed
+section and in docs/benchmarks.md, between their ``<!-- bench_peers:NAME -->`` markers: the
+one command that regenerates them.
 """
 
 from __future__ import annotations
@@ -94,18 +113,29 @@ def baselinks_mode(mode: str) -> Callable[[Docs], int]:
 
 def baselinks_jsonl(docs: Docs) -> int:
     from baselinks import iter_links
-    from baselinks.write import write_jsonl
+    from baselinks.write import FORMATS
 
     class Discard(io.TextIOBase):
         def write(self, text: str) -> int:
             return len(text)
 
+    render = FORMATS["jsonl"].render
     errors: list[object] = []
     out = Discard()
-    return sum(
-        write_jsonl(iter_links(data, url=url, on_error=errors.append), out)  # type: ignore[arg-type]
-        for data, url in docs
-    )
+    count = 0
+    for data, url in docs:  # one document's links at a time, as the command line renders them
+        links = list(iter_links(data, url=url, on_error=errors.append))
+        out.write(render(links))
+        count += len(links)
+    return count
+
+
+def selectolax_parse(docs: Docs) -> int:
+    from selectolax.lexbor import LexborHTMLParser
+
+    for data, _ in docs:
+        LexborHTMLParser(data)
+    return 0
 
 
 def _first_base(url: str | None, hrefs: list[str]) -> str:
@@ -202,7 +232,9 @@ def _ada_join(base: str, ref: str) -> str:
 
 TOOLS: dict[str, Callable[[Docs], int]] = {
     "lxml-parse": lxml_parse,
+    "selectolax-parse": selectolax_parse,
     "baselinks-rfc1808": baselinks_mode("rfc1808"),
+    "baselinks-rfc1808-pure": baselinks_mode("rfc1808"),  # BASELINKS_PURE=1: see _environment
     "baselinks-rfc3986": baselinks_mode("rfc3986"),
     "baselinks-whatwg": baselinks_mode("whatwg"),
     "baselinks-jsonl": baselinks_jsonl,
@@ -267,6 +299,7 @@ def _machine() -> dict[str, str]:
     from lxml import etree
 
     return {
+        "load": f"{os.getloadavg()[0]:.1f}",  # the 1-minute load average when the run starts
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "cpu": f"{cpu}, {os.cpu_count()} cores",
         "python": platform.python_version(),
@@ -333,6 +366,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="rounds of every tool (median)")
     parser.add_argument("--tools", default=",".join(TOOLS), help="comma-separated tool names")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument(
+        "--profile", action="store_true", help="also where baselinks' time goes (bench_stages.py)"
+    )
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="put the tables in README.md and docs/benchmarks.md (between their markers)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -359,7 +400,9 @@ def main() -> int:
         results: dict[str, dict[str, object]] = {}
         for tool in tools:
             command = [sys.executable, __file__, str(args.corpus), "--worker", tool]
-            done = subprocess.run(command, capture_output=True, text=True, check=False)
+            done = subprocess.run(
+                command, capture_output=True, text=True, check=False, env=_environment(tool)
+            )
             if done.returncode != 0:
                 print(f"{tool}: failed\n{done.stderr}", file=sys.stderr)
                 continue
@@ -374,13 +417,39 @@ def main() -> int:
             ),
             file=sys.stderr,
         )
+    machine["load"] += f" to {os.getloadavg()[0]:.1f}"  # at the start, and at the end
     rows = summarise(rounds)
     print(table(rows))
+    profile = None
+    if args.profile:
+        from bench_stages import measure
+        from bench_stages import table as stage_table
+
+        profile = stage_table(
+            {
+                path: measure(args.corpus, args.rounds, _environment(tool))
+                for path, tool in (("default", "baselinks"), ("BASELINKS_PURE=1", "-pure"))
+            }
+        )
+        print(profile)
     if args.json:
         args.json.write_text(
             json.dumps({"machine": machine, "rounds": rounds, "summary": rows}, indent=1)
         )
+    if args.write_docs:
+        from bench_docs import write_docs
+
+        write_docs(machine, args.rounds, rows, profile)
     return 0
+
+
+def _environment(tool: str) -> dict[str, str]:
+    """The tool's environment: BASELINKS_PURE=1 for a ``-pure`` row (the compiled modules
+    disabled), unset for the others, whatever the caller's."""
+    env = {key: value for key, value in os.environ.items() if key != "BASELINKS_PURE"}
+    if tool.endswith("-pure"):
+        env["BASELINKS_PURE"] = "1"
+    return env
 
 
 if __name__ == "__main__":

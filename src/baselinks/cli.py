@@ -25,12 +25,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__, urlcommands
 from .errors import InputError, SelectError, describe, printable, say
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from .batch import Summary
     from .link import Link
     from .parquet import ParquetSink as Sink

@@ -12,8 +12,6 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-import tinycss2
-
 __all__ = ["CSSURL", "css_urls", "css_urls_tinycss2"]
 
 
@@ -52,6 +50,8 @@ def css_urls(css: str) -> list[CSSURL]:
 
 def css_urls_tinycss2(css: str) -> list[CSSURL]:
     """:func:`css_urls` through tinycss2's full tokenizer (the reference; slower)."""
+    import tinycss2  # loaded by the first sheet the scanner hands over, not by every run
+
     found: list[CSSURL] = []
     _walk(tinycss2.parse_component_value_list(css, skip_comments=True), found, in_image_set=False)
     return found

@@ -21,7 +21,6 @@ import errno
 import io
 import os
 import re
-import secrets
 import stat
 import sys
 from typing import Any, BinaryIO, TextIO, cast
@@ -259,6 +258,8 @@ def _direct(path: str) -> bool:
 def _temporary(directory: str) -> tuple[int, str]:
     """A new file in ``directory``, open to write, with the mode the umask gives (tempfile's
     are 0600, which the rename would pass on to the output)."""
+    import secrets  # random and hashlib under it: only a run that writes a file pays for them
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
         temp = os.path.join(directory, f".baselinks-{secrets.token_hex(6)}.tmp")

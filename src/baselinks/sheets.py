@@ -34,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-import tinycss2.bytes
 from lxml import etree
 
 from .containers.doctypes import DocType
@@ -48,6 +47,8 @@ __all__ = ["LOADERS", "load_css", "load_svg", "sheet_links"]
 
 def load_css(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
     """Read and decode one style sheet (CSS Syntax §3.2); ``charset`` is the transport's."""
+    import tinycss2.bytes  # loaded by the runs that read a style sheet
+
     data, label = read_source(source, name)
     text, encoding = tinycss2.bytes.decode_stylesheet_bytes(data, protocol_encoding=charset)
     return Document(label, text, str(encoding.name), "css", None)

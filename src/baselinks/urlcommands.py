@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TextIO
 
 from .errors import URLError
 from .errors import say as _error
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from .resolve import Explanation
     from .url import URLParts
 

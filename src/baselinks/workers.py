@@ -13,24 +13,47 @@ worker once more is given up (:class:`Recovery`); the run goes on.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice
-from multiprocessing.process import BaseProcess
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from multiprocessing.process import BaseProcess
 
 __all__ = ["STOPPING", "Recovery", "ordered_map", "resolve_workers", "signals_held"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+_POOL_NAMES = ("Future", "ProcessPoolExecutor", "BrokenProcessPool")
+
+
+def _load_pool() -> None:
+    """concurrent.futures, and multiprocessing under it (pickle, sockets: 30 ms, a tenth of
+    the start-up of a run on one small file), are loaded when a pool is first needed, never
+    for ``-j 1``; bound here as globals, unless a test has put its own there first."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    loaded = (Future, ProcessPoolExecutor, BrokenProcessPool)
+    for name, value in zip(_POOL_NAMES, loaded, strict=True):
+        globals().setdefault(name, value)
+
+
+def __getattr__(name: str) -> Any:
+    # workers.ProcessPoolExecutor (PEP 562) before any pool was made
+    if name in _POOL_NAMES:
+        _load_pool()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -95,6 +118,8 @@ def _die_with(parent: int) -> None:
     handler sees): an orphan would wait on its task queue forever, holding stdout open."""
     if not sys.platform.startswith("linux"):
         return
+    import ctypes  # in the worker only
+
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):  # no prctl in this libc: an orphan is possible
@@ -137,6 +162,7 @@ def ordered_map(
         yield from map(function, first)  # one task: no process to start
         return
     window = window or 8 * workers
+    _load_pool()
     pool = _Pool(function, len(first), recovery)
     pending: deque[tuple[T, Future[R]]] = deque()
     finished = False

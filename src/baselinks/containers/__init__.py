@@ -34,10 +34,8 @@ from .httpmsg import (
     parse_response,
     response_part,
 )
-from .mime import iter_parts
 from .resync import archive_inside
 from .sniff import HEAD_BYTES, Kind, binary_label, sniff
-from .warc import iter_records
 
 __all__ = ["HTML_TYPES", "MAX_INPUT_BYTES", "Entry", "Part", "Skipped", "iter_entries"]
 
@@ -187,6 +185,8 @@ def _entries(
 def _gzip(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
     inner = sniff(_gunzip_head(head), name.removesuffix(".gz"))
     if inner in (Kind.WARC, Kind.ARC) or archive_inside(head) == "gzip":
+        from .warc import iter_records  # warcio: loaded by the runs that read an archive
+
         # warcio reads gzip per record, streaming; inside another gzip layer, the offsets are
         # of bytes decompressed, not of the file
         yield from iter_records(stream, name, stored=given.layers == 0)
@@ -209,10 +209,14 @@ def _gzip(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[E
 
 
 def _archive(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    from .warc import iter_records  # warcio: loaded by the runs that read an archive
+
     yield from iter_records(stream, name, stored=given.layers == 0)
 
 
 def _message(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    from .mime import iter_parts  # the email package: loaded by the runs that read a message
+
     yield from iter_parts(_read(stream, name), name, given.url)
 
 
