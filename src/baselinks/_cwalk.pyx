@@ -1,0 +1,240 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""_cwalk: the walk's scan of every element and attribute, in C over libxml2's own nodes.
+
+The compiled half of walk.raw_links (walk.py is the reference and holds every rule): this
+module only *finds* the elements the pure loop would act on, and hands each to Python as
+(element, tag, attribute names, placement codes). Python then runs the same per-element code
+as the pure walk, so the two agree by construction; tests/test_compiled.py checks it record
+for record on every fixture and on generated documents.
+
+It reads libxml2's node structs (type, name, ns, properties, children, next, parent) and calls
+lxml's public C API (elementFactory, collectAttributes, pyunicode) through the capsule lxml
+exports. It calls no libxml2 function: lxml's wheels link libxml2 statically and export none
+of its symbols, so such a call would not link, or would bind to another libxml2.
+
+What the pure walk reads on a tree with namespaces (XML, or a tree built by hand with "{ns}"
+names) depends on lxml's tag matching; this scan gives up (returns None) on the first node or
+attribute with a namespace, and walk.py walks that document the pure way. libxml2's HTML
+parser makes none.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from libc.string cimport strcmp
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes.tree cimport XML_ELEMENT_NODE, const_xmlChar, xmlAttr, xmlNode
+
+cetree.import_lxml__etree()
+
+# A tag's flags in the tag set: the element is handed to Python whatever its attributes (a
+# row reads its text, or reads an attribute even when absent); or it holds what is inside it
+# (<template>, <noscript>: bit 1 << (1 + its place in PLACEMENTS)).
+cdef enum:
+    HAND = 1
+
+
+cdef inline unsigned int _hash(const_xmlChar* name) noexcept nogil:
+    # FNV-1a over the name's UTF-8 bytes
+    cdef unsigned int h = 2166136261u
+    cdef const unsigned char* c = <const unsigned char*>name
+    while c[0]:
+        h = (h ^ c[0]) * 16777619u
+        c += 1
+    return h
+
+
+cdef class _Names:
+    """A set of names with a small int each, looked up by a libxml2 name (UTF-8, NUL-ended):
+    open addressing, a power-of-two table at most a quarter full."""
+
+    cdef list _kept  # the bytes objects the slots point into
+    cdef const char** _slots
+    cdef int* _values
+    cdef unsigned int _mask
+
+    def __cinit__(self, dict names):
+        cdef unsigned int size = 16
+        cdef unsigned int i
+        cdef bytes encoded
+        while size < 4 * len(names):
+            size *= 2
+        self._mask = size - 1
+        self._kept = []
+        self._slots = <const char**>PyMem_Malloc(size * sizeof(const char*))
+        self._values = <int*>PyMem_Malloc(size * sizeof(int))
+        if self._slots == NULL or self._values == NULL:
+            raise MemoryError()
+        for i in range(size):
+            self._slots[i] = NULL
+            self._values[i] = 0
+        for name, value in names.items():
+            encoded = name.encode("utf-8")
+            if b"\0" in encoded:
+                continue  # no libxml2 name holds one
+            self._kept.append(encoded)
+            i = _hash(<const_xmlChar*><const char*>encoded) & self._mask
+            while self._slots[i] != NULL:
+                i = (i + 1) & self._mask
+            self._slots[i] = <const char*>encoded
+            self._values[i] = value
+
+    def __dealloc__(self):
+        PyMem_Free(self._slots)
+        PyMem_Free(self._values)
+
+    cdef inline int find(self, const_xmlChar* name) noexcept nogil:
+        """The name's value, or 0 if it is not in the set."""
+        cdef unsigned int i = _hash(name) & self._mask
+        while self._slots[i] != NULL:
+            if strcmp(self._slots[i], <const char*>name) == 0:
+                return self._values[i]
+            i = (i + 1) & self._mask
+        return 0
+
+
+cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
+    while c_node is not NULL and c_node.type != XML_ELEMENT_NODE:
+        c_node = c_node.next
+    return c_node
+
+
+cdef class Scanner:
+    """The scan for one link-source table: :meth:`scan` gives the elements to act on."""
+
+    cdef _Names _attrs
+    cdef _Names _tags
+    cdef tuple _placements
+    # the holders (<template>, <noscript>) the walk is inside: node and the placement mask
+    # there, one entry per holder entered, grown as needed
+    cdef xmlNode** _open
+    cdef unsigned int* _masks
+    cdef Py_ssize_t _room
+
+    def __cinit__(self, attrs, hand, holders):
+        """``attrs``: every attribute name a row reads; ``hand``: the tags handed to Python
+        whatever their attributes; ``holders``: the tags in PLACEMENTS order whose insides
+        carry that placement code."""
+        cdef dict tags = {tag: HAND for tag in hand}
+        cdef int bit
+        codes = []
+        for bit, (tag, code) in enumerate(holders):
+            tags[tag] = tags.get(tag, 0) | (2 << bit)
+            codes.append(code)
+        self._attrs = _Names({name: 1 for name in attrs})
+        self._tags = _Names(tags)
+        # the codes of each mask of holders above an element, in PLACEMENTS order
+        self._placements = tuple(
+            tuple(code for bit, code in enumerate(codes) if mask & (1 << bit))
+            for mask in range(1 << len(codes))
+        )
+        self._room = 64
+        self._open = <xmlNode**>PyMem_Malloc(self._room * sizeof(xmlNode*))
+        self._masks = <unsigned int*>PyMem_Malloc(self._room * sizeof(unsigned int))
+        if self._open == NULL or self._masks == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self._open)
+        PyMem_Free(self._masks)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t room = self._room * 2
+        cdef void* grown = PyMem_Realloc(self._open, room * sizeof(xmlNode*))
+        if grown == NULL:
+            raise MemoryError()
+        self._open = <xmlNode**>grown
+        grown = PyMem_Realloc(self._masks, room * sizeof(unsigned int))
+        if grown == NULL:
+            raise MemoryError()
+        self._masks = <unsigned int*>grown
+        self._room = room
+        return 0
+
+    def scan(self, roots):
+        """``[(element, tag, keys, placed), ...]`` for every element under ``roots`` (lxml
+        elements or trees) that the pure walk would look at further than its attribute
+        names, in document order; None for a tree this scan leaves to the pure walk."""
+        cdef list out = []
+        cdef cetree._Element top
+        for root in roots:
+            if isinstance(root, cetree._Element):
+                top = root  # a comment too (select may choose one): no element in it
+            elif isinstance(root, cetree._ElementTree):
+                top = cetree.rootNodeOrRaise(root)
+            else:
+                return None
+            if self._scan(top, out) < 0:
+                return None
+        return out
+
+    cdef int _scan(self, cetree._Element top, list out) except -2:
+        # Document order, as lxml's iter(etree.Element): the element, its children, then its
+        # next sibling; comments, PIs and entity references are passed over, never entered.
+        cdef cetree._Document doc = top._doc
+        cdef xmlNode* c_top = top._c_node
+        cdef xmlNode* c_node = c_top
+        cdef xmlNode* c_next
+        cdef xmlAttr* c_attr
+        cdef Py_ssize_t depth = 0  # holders open
+        cdef long mask
+        cdef int flags
+        cdef bint hand
+        if c_node.type != XML_ELEMENT_NODE:
+            return 0  # a comment or PI chosen by select: no element in it
+        mask = self._above(c_top)
+        if mask < 0:
+            return -1
+        self._masks[0] = <unsigned int>mask
+        while c_node is not NULL:
+            if c_node.ns is not NULL:
+                return -1
+            flags = self._tags.find(c_node.name)
+            hand = flags & HAND
+            c_attr = c_node.properties
+            while c_attr is not NULL:
+                if c_attr.ns is not NULL:
+                    return -1
+                if not hand and self._attrs.find(c_attr.name):
+                    hand = True
+                c_attr = c_attr.next
+            if hand:
+                out.append((
+                    cetree.elementFactory(doc, c_node),
+                    cetree.pyunicode(c_node.name),
+                    cetree.collectAttributes(c_node, 1),
+                    self._placements[self._masks[depth]],
+                ))
+            # the next element: the first child, else the next sibling, else an ancestor's
+            c_next = _first_element(c_node.children)
+            if c_next is not NULL:
+                if flags > HAND:  # a holder: what is inside it carries its code
+                    depth += 1
+                    if depth == self._room:
+                        self._grow()
+                    self._open[depth] = c_node
+                    self._masks[depth] = self._masks[depth - 1] | <unsigned int>(flags >> 1)
+                c_node = c_next
+                continue
+            while c_node is not c_top:
+                c_next = _first_element(c_node.next)
+                if c_next is not NULL:
+                    break
+                c_node = c_node.parent
+                if depth and c_node is self._open[depth]:
+                    depth -= 1
+            c_node = c_next if c_node is not c_top else NULL
+        return 0
+
+    cdef long _above(self, xmlNode* c_node) noexcept:
+        """The holders above ``c_node`` (a root chosen by select may be inside one), as a
+        mask; -1 for a namespaced ancestor."""
+        cdef long mask = 0
+        cdef int flags
+        c_node = c_node.parent
+        while c_node is not NULL and c_node.type == XML_ELEMENT_NODE:
+            if c_node.ns is not NULL:
+                return -1
+            flags = self._tags.find(c_node.name)
+            mask |= flags >> 1
+            c_node = c_node.parent
+        return mask

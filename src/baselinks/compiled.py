@@ -1,0 +1,57 @@
+"""compiled: the one place that says which compiled modules baselinks has and which are in use.
+
+A compiled module is an optional copy of a hot path, built at install where a C compiler and
+the Python headers exist (setup.py); the pure-Python module it stands beside stays the reference
+it is tested against (tests/test_compiled.py). ``BASELINKS_PURE=1`` in the environment turns
+every one of them off, read when the module that uses it is first imported: the whole test suite
+runs once each way (.ci/run).
+
+Standard library only: ``baselinks --version`` reports :func:`status` without importing lxml or
+the extensions (each is found with importlib.util.find_spec, not loaded).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from importlib.util import find_spec
+from types import ModuleType
+
+__all__ = ["COMPILED", "ENV", "disabled", "load", "status"]
+
+# The environment variable that turns every compiled module off.
+ENV = "BASELINKS_PURE"
+
+# Each compiled module and what it compiles: the one table of them.
+COMPILED: dict[str, str] = {
+    "baselinks._cwalk": "walk (walk.raw_links' scan of elements and attributes)",
+}
+
+
+def disabled() -> bool:
+    """Whether ``BASELINKS_PURE`` asks for the pure-Python path (any value but "" and "0")."""
+    return os.environ.get(ENV, "") not in ("", "0")
+
+
+def load(name: str) -> ModuleType | None:
+    """The compiled module ``name`` of :data:`COMPILED`, or None: turned off, not built, or
+    built against a binary interface the installed libraries no longer have (an lxml upgraded
+    after the build): the pure-Python path then runs, as it would without a compiler."""
+    if disabled():
+        return None
+    try:
+        return importlib.import_module(name)
+    except (ImportError, ValueError, RuntimeError):
+        # ImportError: not built. ValueError/RuntimeError: Cython refuses an lxml whose
+        # types changed size since the build.
+        return None
+
+
+def status() -> str:
+    """Which path is in use, in a few words, as ``baselinks --version`` prints it."""
+    if disabled():
+        return f"pure Python: {ENV}=1"
+    built = [name.rpartition(".")[2] for name in COMPILED if find_spec(name) is not None]
+    if not built:
+        return "pure Python: no compiled module built"
+    return "compiled: " + ", ".join(built)
