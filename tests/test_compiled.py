@@ -44,6 +44,11 @@ def _both(tree: Any, within: list[Any] | None = None, attributes: Any = ()) -> l
     return fast
 
 
+def _scanner() -> Any:
+    walk.raw_links(parse_html("<p>"))  # the table's compiled walk is made on first use
+    return walk._TABLE.scanner
+
+
 def _documents() -> Iterator[Path]:
     return (path for path in sorted(FIXTURES.rglob("*")) if path.is_file())
 
@@ -85,17 +90,41 @@ def test_select_roots_and_added_attributes() -> None:
     assert [r.raw for r in _both(tree, None, (("*", "data-u"),))] == ["1", "2", "3", "4", "5"]
 
 
-def test_a_namespaced_tree_is_left_to_the_pure_walk() -> None:
-    # lxml's matching of "{ns}tag" names is the pure walk's business: the scan declines
+def test_xml_and_namespaces_are_left_to_the_pure_walk() -> None:
+    # an XML tree (attributes from a DTD), a namespaced node: the compiled walk declines
     tree = etree.fromstring(
         b'<html xmlns="http://www.w3.org/1999/xhtml"><body><a href="x">y</a>'
         b'<img src="z"/></body></html>'
     )
-    assert walk._TABLE.scanner.scan([tree]) is None
+    assert _scanner().links([tree]) is None
     _both(tree)
-    plain = etree.fromstring(b'<html><body><a xmlns:q="urn:q" q:href="x" href="y"/></body></html>')
-    assert walk._TABLE.scanner.scan([plain]) is None
-    assert [r.raw for r in _both(plain)] == ["y"]
+    html = parse_html("<p><a href=y>z</a></p>")
+    etree.SubElement(html.find(".//p"), "{urn:q}a", href="x")
+    assert _scanner().links([html]) is None
+    assert [r.raw for r in _both(html)] == ["y"]
+    html = parse_html("<p><a href=y>z</a></p>")
+    html.find(".//a").set("{urn:q}href", "x")
+    assert _scanner().links([html]) is None
+    assert [r.raw for r in _both(html)] == ["y"]
+
+
+def test_an_attribute_named_like_a_namespace() -> None:
+    # attributes=("*", "{urn:q}x"): element.get reads a namespace there; left to the pure walk
+    tree = parse_html("<p><a href=y>z</a></p>")
+    assert [r.raw for r in _both(tree, None, (("*", "{urn:q}x"),))] == ["y"]
+
+
+def test_anchor_texts() -> None:
+    # the compiled walk's own cases (area alt, an anchor without children, a text past the
+    # cap) and anchor_text's (children, anchors in anchors, an img alt)
+    long = "w " * 400
+    page = (
+        f"<map><area href=1 alt=' a  b '></map><a href=2> c\n d </a><a href=3>{long}</a>"
+        "<a href=4><b>e</b> f<a href=5>g</a></a><a href=6><img alt=h></a><a href=7></a>"
+    )
+    texts = [r.text for r in _both(parse_html(page)) if r.tag in ("a", "area")]
+    assert texts[:3] == ["a b", "c d", ("w " * 250)[:499].rstrip() + "\u2026"]
+    assert texts[3:] == ["e f", "g", "h", ""]
 
 
 def test_a_comment_chosen_as_a_root() -> None:

@@ -22,7 +22,16 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.string cimport strcmp
 
 cimport lxml.includes.etreepublic as cetree
-from lxml.includes.tree cimport XML_ELEMENT_NODE, const_xmlChar, xmlAttr, xmlNode
+from lxml.includes.tree cimport (
+    XML_ATTRIBUTE_NODE,
+    XML_ELEMENT_NODE,
+    XML_HTML_DOCUMENT_NODE,
+    const_xmlChar,
+    xmlAttr,
+    xmlNode,
+)
+
+from baselinks.anchor import TEXT_CAP
 
 cetree.import_lxml__etree()
 
@@ -92,6 +101,25 @@ cdef class _Names:
         return 0
 
 
+cdef object _value(xmlNode* c_node, list keys, str name):
+    """element.get(name): the first attribute of that name (no namespace: the scan declines
+    those), found by its place in ``keys``, the node's attribute names in order; None if the
+    element has none."""
+    cdef Py_ssize_t place
+    cdef xmlAttr* c_attr
+    try:
+        place = keys.index(name)
+    except ValueError:
+        return None
+    c_attr = c_node.properties
+    while True:
+        if c_attr.type == XML_ATTRIBUTE_NODE:
+            if place == 0:
+                return cetree.attributeValue(c_node, c_attr)
+            place -= 1
+        c_attr = c_attr.next
+
+
 cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
     while c_node is not NULL and c_node.type != XML_ELEMENT_NODE:
         c_node = c_node.next
@@ -99,21 +127,67 @@ cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
 
 
 cdef class Scanner:
-    """The scan for one link-source table: :meth:`scan` gives the elements to act on."""
+    """The walk for one link-source table (walk._Table): :meth:`links` gives the RawLinks of
+    walk.raw_links, :meth:`scan` the elements it acts on."""
 
     cdef _Names _attrs
     cdef _Names _tags
     cdef tuple _placements
+    # the table and the walk's own names (walk._compiled_scanner passes them)
+    cdef object _table
+    cdef frozenset _link_attrs
+    cdef frozenset _always
+    cdef dict _text_rows
+    cdef dict _steps
+    cdef object _base_element
+    cdef object _codebase
+    cdef object RawLink
+    cdef object anchor_text
+    cdef object split_urls
+    cdef object parse_srcset
+    cdef object other_syntax
+    cdef object text_links
+    cdef frozenset _rel_elements
+    cdef frozenset _text_elements
+    cdef object URL, URLS, COMMA_URLS, SRCSET
+    cdef tuple _invalid_srcset
+    cdef bint _braced
     # the holders (<template>, <noscript>) the walk is inside: node and the placement mask
     # there, one entry per holder entered, grown as needed
     cdef xmlNode** _open
     cdef unsigned int* _masks
     cdef Py_ssize_t _room
 
-    def __cinit__(self, attrs, hand, holders):
-        """``attrs``: every attribute name a row reads; ``hand``: the tags handed to Python
-        whatever their attributes; ``holders``: the tags in PLACEMENTS order whose insides
-        carry that placement code."""
+    def __cinit__(self, table, holders, dict names):
+        """``table``: a walk._Table; ``holders``: PLACEMENT_HOLDERS, the tags in PLACEMENTS
+        order whose insides carry that placement code; ``names``: the walk's helpers and
+        constants, by their names there."""
+        # every attribute name a row reads; the tags acted on whatever their attributes
+        attrs = table.attrs
+        hand = table.always | table.text.keys()
+        self._table = table
+        self._link_attrs = table.attrs
+        self._always = table.always
+        self._text_rows = table.text
+        self._steps = table.steps
+        self._base_element = names["BASE_ELEMENT"]
+        self._codebase = names["CODEBASE"]
+        self.RawLink = names["RawLink"]
+        self.anchor_text = names["anchor_text"]
+        self.split_urls = names["split_urls"]
+        self.parse_srcset = names["parse_srcset"]
+        self.other_syntax = names["_other_syntax"]
+        self.text_links = names["_text_links"]
+        self._rel_elements = names["REL_ELEMENTS"]
+        self._text_elements = names["TEXT_ELEMENTS"]
+        self.URL = names["URL"]
+        self.URLS = names["URLS"]
+        self.COMMA_URLS = names["COMMA_URLS"]
+        self.SRCSET = names["SRCSET"]
+        self._invalid_srcset = names["_INVALID_SRCSET"]
+        # element.get("{ns}name") reads a namespace, and an HTML attribute may be named so:
+        # a table with such a name (attributes=) is left to the pure walk
+        self._braced = any(name.startswith("{") for name in attrs)
         cdef dict tags = {tag: HAND for tag in hand}
         cdef int bit
         codes = []
@@ -150,12 +224,15 @@ cdef class Scanner:
         self._room = room
         return 0
 
-    def scan(self, roots):
-        """``[(element, tag, keys, placed), ...]`` for every element under ``roots`` (lxml
-        elements or trees) that the pure walk would look at further than its attribute
-        names, in document order; None for a tree this scan leaves to the pure walk."""
+    def links(self, roots):
+        """walk.raw_links' list of RawLinks for ``roots`` (lxml elements or trees), or None
+        for a tree this walk leaves to the pure one: not an HTML document (an XML parse may
+        give attributes from a DTD), or a node or attribute with a namespace."""
         cdef list out = []
+        cdef dict nested = {}  # the texts of anchors inside anchors (see anchor.anchor_text)
         cdef cetree._Element top
+        if self._braced:
+            return None
         for root in roots:
             if isinstance(root, cetree._Element):
                 top = root  # a comment too (select may choose one): no element in it
@@ -163,11 +240,13 @@ cdef class Scanner:
                 top = cetree.rootNodeOrRaise(root)
             else:
                 return None
-            if self._scan(top, out) < 0:
+            if top._doc._c_doc.type != XML_HTML_DOCUMENT_NODE:
+                return None
+            if self._scan(top, out, nested) < 0:
                 return None
         return out
 
-    cdef int _scan(self, cetree._Element top, list out) except -2:
+    cdef int _scan(self, cetree._Element top, list out, dict nested) except -2:
         # Document order, as lxml's iter(etree.Element): the element, its children, then its
         # next sibling; comments, PIs and entity references are passed over, never entered.
         cdef cetree._Document doc = top._doc
@@ -180,7 +259,7 @@ cdef class Scanner:
         cdef int flags
         cdef bint hand
         if c_node.type != XML_ELEMENT_NODE:
-            return 0  # a comment or PI chosen by select: no element in it
+            return 0
         mask = self._above(c_top)
         if mask < 0:
             return -1
@@ -188,6 +267,8 @@ cdef class Scanner:
         while c_node is not NULL:
             if c_node.ns is not NULL:
                 return -1
+            # the pure walk's first test, in C: a tag acted on whatever its attributes, or an
+            # attribute some row reads (walk.raw_links then tests again, exactly)
             flags = self._tags.find(c_node.name)
             hand = flags & HAND
             c_attr = c_node.properties
@@ -198,12 +279,7 @@ cdef class Scanner:
                     hand = True
                 c_attr = c_attr.next
             if hand:
-                out.append((
-                    cetree.elementFactory(doc, c_node),
-                    cetree.pyunicode(c_node.name),
-                    cetree.collectAttributes(c_node, 1),
-                    self._placements[self._masks[depth]],
-                ))
+                self._element(doc, c_node, self._placements[self._masks[depth]], out, nested)
             # the next element: the first child, else the next sibling, else an ancestor's
             c_next = _first_element(c_node.children)
             if c_next is not NULL:
@@ -223,6 +299,83 @@ cdef class Scanner:
                 if depth and c_node is self._open[depth]:
                     depth -= 1
             c_node = c_next if c_node is not c_top else NULL
+        return 0
+
+    cdef int _element(
+        self, cetree._Document doc, xmlNode* c_node, tuple placed, list out, dict nested
+    ) except -1:
+        # walk.raw_links' loop body and walk._element_links, step for step (read them there:
+        # the rules are theirs); what differs is how a value is read: the attribute's node
+        # found by its place in keys and read by lxml's attributeValue (element.get's own
+        # libxml2 call), the line from the node (lxml's sourceline where libxml2 would look
+        # further), and the element's proxy made only for what needs one.
+        cdef str tag = cetree.pyunicode(c_node.name)
+        cdef list keys = cetree.collectAttributes(c_node, 1)
+        cdef object element = None
+        cdef object line
+        cdef str rel = ""
+        cdef str text = ""
+        cdef tuple codes
+        new = tuple.__new__
+        RawLink = self.RawLink
+        if tag in self._text_rows:
+            element = cetree.elementFactory(doc, c_node)
+            self.text_links(element, tag, self._text_rows[tag], placed, out)
+        if tag == self._base_element:
+            return 0
+        if (not keys or self._link_attrs.isdisjoint(keys)) and tag not in self._always:
+            return 0
+        if 0 < c_node.line < 65535:
+            line = c_node.line
+        else:  # 0 or 65535: xmlGetLineNo looks at the children (huge line numbers)
+            if element is None:
+                element = cetree.elementFactory(doc, c_node)
+            line = element.sourceline
+        if tag in self._rel_elements:
+            written = _value(c_node, keys, "rel")
+            if written:
+                rel = " ".join(written.lower().split())
+            if tag in self._text_elements:
+                # anchor.anchor_text's first two cases (an area's alt; an anchor without
+                # children: its text), whose answer is short; the others are its own
+                if tag == "area":
+                    text = " ".join((_value(c_node, keys, "alt") or "").split())
+                elif not cetree.hasChild(c_node):
+                    text = " ".join((cetree.textOf(c_node) or "").split())
+                if len(text) > TEXT_CAP or (tag != "area" and cetree.hasChild(c_node)):
+                    if element is None:
+                        element = cetree.elementFactory(doc, c_node)
+                    text = self.anchor_text(element, nested)
+        names = (tag, *keys)
+        steps = self._steps.get(names)
+        if steps is None:
+            steps = self._table.steps_of(tag, keys, names)
+        for _, attr, syntax, kind, rule, when, by_codebase, codes, absent in steps:
+            if when is not None or rule is not None or attr not in keys:
+                if element is None:
+                    element = cetree.elementFactory(doc, c_node)
+                if when is not None and not when(element):
+                    continue
+            value = _value(c_node, keys, attr) if attr in keys else element.get(attr, absent)
+            if placed:
+                codes += placed
+            if rule is not None:
+                kind = rule(element, tag, rel)
+            if syntax == self.URL:
+                codebase = _value(c_node, keys, self._codebase) if by_codebase else None
+                out.append(
+                    new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
+                )
+            elif syntax == self.URLS or syntax == self.COMMA_URLS:
+                codebase = _value(c_node, keys, self._codebase) if by_codebase else None
+                for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
+                    out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
+            elif syntax == self.SRCSET:
+                for candidate in self.parse_srcset(value):
+                    found = codes if candidate.valid else self._invalid_srcset + codes
+                    out.append(RawLink(candidate.url, tag, attr, kind, line, "", rel, None, found))
+            else:
+                self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
         return 0
 
     cdef long _above(self, xmlNode* c_node) noexcept:

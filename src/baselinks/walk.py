@@ -113,13 +113,8 @@ class _Table:
         self.text: dict[str, LinkSource] = {
             tag: s for s in sources if s.syntax == CSS_TEXT and s.tags for tag in s.tags
         }
-        # the compiled scan of this table: it hands over what the loop of raw_links would
-        # look at further than an element's attribute names, and the placement codes
-        self.scanner: Any = (
-            None
-            if _cwalk is None
-            else _cwalk.Scanner(self.attrs, self.always | self.text.keys(), PLACEMENT_HOLDERS)
-        )
+        # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
+        self.scanner: Any = None
 
     def steps_of(self, tag: str, keys: list[str], names: tuple[str, ...]) -> tuple[_Step, ...]:
         """The steps of an element ``tag`` with the attribute names ``keys``, in row order;
@@ -395,10 +390,12 @@ def raw_links(
     """
     table = _table(attributes)
     roots = [tree] if within is None else within
-    if table.scanner is not None and not pure:
-        found = table.scanner.scan(roots)
-        if found is not None:  # None: a namespaced node, left to the loop below (_cwalk.pyx)
-            return _found_links(found, table)
+    if _cwalk is not None and not pure:
+        if table.scanner is None:
+            table.scanner = _cwalk.Scanner(table, PLACEMENT_HOLDERS, globals())
+        found: list[RawLink] | None = table.scanner.links(roots)
+        if found is not None:  # None: left to the loop below (an XML tree: _cwalk.pyx)
+            return found
     # Python visits every element, but looks no further than its attribute names unless one of
     # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
@@ -421,26 +418,6 @@ def raw_links(
             if (not keys or link_attrs.isdisjoint(keys)) and tag not in always:
                 continue  # no link attribute
             _element_links(element, tag, keys, table, placed, out, nested)
-    return out
-
-
-def _found_links(
-    found: list[tuple[Any, str, list[str], tuple[str, ...]]], table: _Table
-) -> list[RawLink]:
-    # The body of raw_links' loop, word for word, over the elements the compiled scan handed
-    # over (a superset of those the loop acts on: the same tests sort them here).
-    link_attrs, always, text_rows = table.attrs, table.always, table.text
-    base_element = BASE_ELEMENT
-    out: list[RawLink] = []
-    nested: dict[Any, str] = {}
-    for element, tag, keys, placed in found:
-        if tag in text_rows:
-            _text_links(element, tag, text_rows[tag], placed, out)
-        if tag == base_element:
-            continue
-        if (not keys or link_attrs.isdisjoint(keys)) and tag not in always:
-            continue
-        _element_links(element, tag, keys, table, placed, out, nested)
     return out
 
 
