@@ -25,9 +25,11 @@ def extensions() -> list[Extension]:
         ["src/baselinks/_cwalk.pyx"],
         # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
         include_dirs=lxml.get_include(),
-        optional=True,
     )
-    return cythonize([walk], build_dir="build/cython", quiet=True)
+    built = cythonize([walk], build_dir="build/cython", quiet=True)
+    for extension in built:
+        extension.optional = True  # cythonize drops the flag from the extensions it returns
+    return built
 
 
 setup(ext_modules=extensions())
