@@ -3,17 +3,23 @@ pyproject.toml.
 
 Each extension is ``optional``: where there is no C compiler or no Python headers, the build
 says so and the install goes on with the pure-Python package, which works the same, slower
-(``baselinks --version`` says which path is in use). Cython and lxml come from the build
+(``baselinks --version`` says which path is in use); ``BASELINKS_PURE=1`` at install skips
+the attempt. Cython and lxml come from the build
 requirements (pyproject's [build-system]); the C file is generated at build time, under build/,
 and never committed.
 """
 
 from __future__ import annotations
 
+import os
+
 from setuptools import Extension, setup
 
 
 def extensions() -> list[Extension]:
+    if os.environ.get("BASELINKS_PURE", "") not in ("", "0"):  # as compiled.disabled() reads it
+        print("baselinks: BASELINKS_PURE is set: building the pure-Python package only")
+        return []
     try:
         import lxml
         from Cython.Build import cythonize
