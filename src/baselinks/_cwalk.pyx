@@ -24,7 +24,10 @@ from libc.string cimport strcmp
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes.tree cimport (
     XML_ATTRIBUTE_NODE,
+    XML_CDATA_SECTION_NODE,
     XML_ELEMENT_NODE,
+    XML_ENTITY_REF_NODE,
+    XML_TEXT_NODE,
     XML_HTML_DOCUMENT_NODE,
     const_xmlChar,
     xmlAttr,
@@ -118,6 +121,52 @@ cdef object _value(xmlNode* c_node, list keys, str name):
                 return cetree.attributeValue(c_node, c_attr)
             place -= 1
         c_attr = c_attr.next
+
+
+cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
+    """anchor.anchor_text(element, nested) where its answer is short and needs no other
+    anchor: an area's alt; an anchor's text (its string-value, as tostring(method="text")
+    gives it: every text and CDATA node inside, in order), else the alt of the first <img>
+    inside with one. None where anchor_text must answer: an anchor inside an anchor (the
+    texts of nested anchors come from one pass over the outermost), an entity reference
+    (libxml2 reads the entity), a text past TEXT_CAP (it is cut there), bytes that are not
+    UTF-8 (tostring raises)."""
+    cdef xmlNode* c_inside
+    cdef list pieces = []
+    alt = None
+    if tag == "area":
+        text = " ".join((_value(c_node, keys, "alt") or "").split())
+        return text if len(text) <= TEXT_CAP else None
+    if nested:
+        return None  # it may be one of them
+    c_inside = c_node.children
+    while c_inside is not NULL:
+        if c_inside.type == XML_TEXT_NODE or c_inside.type == XML_CDATA_SECTION_NODE:
+            if c_inside.content is not NULL:
+                pieces.append(<bytes>c_inside.content)
+        elif c_inside.type == XML_ELEMENT_NODE:
+            if c_inside.ns is not NULL or strcmp(<const char*>c_inside.name, "a") == 0:
+                return None
+            if alt is None and strcmp(<const char*>c_inside.name, "img") == 0:
+                alt = _value(c_inside, cetree.collectAttributes(c_inside, 1), "alt") or None
+        elif c_inside.type == XML_ENTITY_REF_NODE:
+            return None
+        # the next node inside c_node, in document order
+        if c_inside.children is not NULL:
+            c_inside = c_inside.children
+            continue
+        while c_inside.next is NULL:
+            c_inside = c_inside.parent
+            if c_inside is c_node:
+                break
+        c_inside = NULL if c_inside is c_node else c_inside.next
+    try:
+        text = " ".join(b"".join(pieces).decode("utf-8").split())
+    except UnicodeDecodeError:
+        return None
+    if not text and alt is not None:
+        text = " ".join(alt.split())
+    return text if len(text) <= TEXT_CAP else None
 
 
 cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
@@ -336,16 +385,12 @@ cdef class Scanner:
             if written:
                 rel = " ".join(written.lower().split())
             if tag in self._text_elements:
-                # anchor.anchor_text's first two cases (an area's alt; an anchor without
-                # children: its text), whose answer is short; the others are its own
-                if tag == "area":
-                    text = " ".join((_value(c_node, keys, "alt") or "").split())
-                elif not cetree.hasChild(c_node):
-                    text = " ".join((cetree.textOf(c_node) or "").split())
-                if len(text) > TEXT_CAP or (tag != "area" and cetree.hasChild(c_node)):
+                found = _anchor_text(c_node, tag, keys, nested)
+                if found is None:
                     if element is None:
                         element = cetree.elementFactory(doc, c_node)
-                    text = self.anchor_text(element, nested)
+                    found = self.anchor_text(element, nested)
+                text = found
         names = (tag, *keys)
         steps = self._steps.get(names)
         if steps is None:
