@@ -41,9 +41,9 @@ def load(name: str) -> ModuleType | None:
         return None
     try:
         return importlib.import_module(name)
-    except (ImportError, ValueError, RuntimeError):
-        # ImportError: not built. ValueError/RuntimeError: Cython refuses an lxml whose
-        # types changed size since the build.
+    except (ImportError, ValueError, RuntimeError, RuntimeWarning):
+        # ImportError: not built. ValueError: Cython refuses an lxml whose types changed size
+        # since the build; RuntimeWarning: it warns of one that grew, an error under -W error.
         return None
 
 
