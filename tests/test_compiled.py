@@ -186,3 +186,16 @@ def test_version_says_which_path() -> None:
 
     assert version(BASELINKS_PURE="") == "baselinks 0.1.0 (compiled: _cwalk)"
     assert version(BASELINKS_PURE="1") == "baselinks 0.1.0 (pure Python: BASELINKS_PURE=1)"
+
+
+def test_an_anchor_text_is_its_string_value() -> None:
+    # comments and PIs are no text; a <script>'s and a <style>'s are (libxml2 makes them CDATA)
+    page = "<a href=1>a<!-- no --><?pi no?><script>b()</script><style>c{}</style><b>d</b></a>"
+    assert [r.text for r in _both(parse_html(page)) if r.tag == "a"] == ["ab()c{}d"]
+
+
+def test_lines_past_what_a_node_holds() -> None:
+    # libxml2 keeps a line in 16 bits; at 65535 the compiled walk asks lxml's sourceline, as
+    # the pure walk does (which, without libxml2's big-lines option, says 65535 too)
+    page = "\n" * 70_000 + "<p><a href=x>y</a>\n<img src=z></p>"
+    assert [r.line for r in _both(parse_html(page))] == [65_535, 65_535]

@@ -1,21 +1,25 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""_cwalk: the walk's scan of every element and attribute, in C over libxml2's own nodes.
+"""_cwalk: walk.raw_links in C over libxml2's own nodes (optional; walk.py is the reference).
 
-The compiled half of walk.raw_links (walk.py is the reference and holds every rule): this
-module only *finds* the elements the pure loop would act on, and hands each to Python as
-(element, tag, attribute names, placement codes). Python then runs the same per-element code
-as the pure walk, so the two agree by construction; tests/test_compiled.py checks it record
-for record on every fixture and on generated documents.
+The scan of every element and attribute is C: an element goes further only if its tag or one
+of its attribute names is in the link-source table (two small hash sets of UTF-8 names), which
+is the pure loop's first test. For those, the loop's body and walk._element_links are repeated
+step for step in Cython, calling the same Python for what each value's syntax needs (srcset,
+CSS, refresh, split_urls), the table's conditions and kind rules, and anchor.anchor_text where
+an anchor's text needs more than a pass over its own nodes. tests/test_compiled.py compares the
+two walks record for record on every fixture and on generated documents.
 
-It reads libxml2's node structs (type, name, ns, properties, children, next, parent) and calls
-lxml's public C API (elementFactory, collectAttributes, pyunicode) through the capsule lxml
-exports. It calls no libxml2 function: lxml's wheels link libxml2 statically and export none
-of its symbols, so such a call would not link, or would bind to another libxml2.
+It reads libxml2's node structs (type, name, ns, properties, children, next, parent, line,
+content) and calls lxml's public C API (elementFactory, collectAttributes, attributeValue,
+textOf, hasChild, pyunicode) through the capsule lxml exports; never a libxml2 function of its
+own. (lxml 6.1.3's wheel links libxml2 statically; its etree module exports the xml* symbols,
+but Python loads extensions RTLD_LOCAL, so a call would not resolve, or would bind to another
+libxml2: `nm -D` shows this module needs none.)
 
-What the pure walk reads on a tree with namespaces (XML, or a tree built by hand with "{ns}"
-names) depends on lxml's tag matching; this scan gives up (returns None) on the first node or
-attribute with a namespace, and walk.py walks that document the pure way. libxml2's HTML
-parser makes none.
+It declines (links returns None, and walk.py walks the pure way) a tree that is not an HTML
+document (an XML parse may take attributes from a DTD), or holds a node or attribute with a
+namespace (lxml's "{ns}name" matching is the pure walk's business); libxml2's HTML parser
+makes neither.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc

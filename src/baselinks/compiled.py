@@ -24,7 +24,7 @@ ENV = "BASELINKS_PURE"
 
 # Each compiled module and what it compiles: the one table of them.
 COMPILED: dict[str, str] = {
-    "baselinks._cwalk": "walk (walk.raw_links' scan of elements and attributes)",
+    "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
 }
 
 

@@ -88,7 +88,7 @@ _UNNAMED_PLANS = 1024
 # over 88,000 elements with a link attribute.
 _STEP_SETS = 8192
 
-# The compiled scan (_cwalk.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py).
+# The compiled walk (_cwalk.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py).
 _cwalk = load_compiled("baselinks._cwalk")
 
 
