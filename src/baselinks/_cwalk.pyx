@@ -113,10 +113,12 @@ cdef object _value(xmlNode* c_node, list keys, str name):
     those), found by its place in ``keys``, the node's attribute names in order; None if the
     element has none."""
     cdef Py_ssize_t place
+    cdef Py_ssize_t count = len(keys)
     cdef xmlAttr* c_attr
-    try:
-        place = keys.index(name)
-    except ValueError:
+    for place in range(count):  # not keys.index: its ValueError for an absent rel cost more
+        if keys[place] == name:
+            break
+    else:
         return None
     c_attr = c_node.properties
     while True:
