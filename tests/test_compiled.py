@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,31 @@ def test_lines_past_what_a_node_holds() -> None:
     # the pure walk does (which, without libxml2's big-lines option, says 65535 too)
     page = "\n" * 70_000 + "<p><a href=x>y</a>\n<img src=z></p>"
     assert [r.line for r in _both(parse_html(page))] == [65_535, 65_535]
+
+
+def test_threads_walking_with_one_table() -> None:
+    # The compiled walk calls Python (CSS, srcset, anchor texts), and another thread may then
+    # walk with the same table: what a walk is inside (<template>, <noscript>) is its own.
+    link = "<a href=t style='background:url(u)'>x</a>"
+    template = f"<template>{link * 3}</template>{link}" * 30
+    noscript = f"<p><noscript>{link * 3}</noscript>{link}</p>" * 30
+    trees = [parse_html(template), parse_html(noscript)]
+    expected = [walk.raw_links(tree, pure=True) for tree in trees]
+    failures: list[int] = []
+
+    def walk_often(index: int) -> None:
+        for _ in range(40):
+            if walk.raw_links(trees[index % 2]) != expected[index % 2]:
+                failures.append(index)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # a thread switch at nearly every chance
+    try:
+        threads = [threading.Thread(target=walk_often, args=(i,)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

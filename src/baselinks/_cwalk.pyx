@@ -181,6 +181,40 @@ cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
     return c_node
 
 
+cdef class _Holders:
+    """The holders (<template>, <noscript>) a walk is inside: each one's node and the placement
+    mask inside it, grown as needed. One per call of Scanner.links: the helpers it calls are
+    Python, another thread may walk with the same Scanner meanwhile."""
+
+    cdef xmlNode** open
+    cdef unsigned int* masks
+    cdef Py_ssize_t room
+
+    def __cinit__(self):
+        self.room = 64
+        self.open = <xmlNode**>PyMem_Malloc(self.room * sizeof(xmlNode*))
+        self.masks = <unsigned int*>PyMem_Malloc(self.room * sizeof(unsigned int))
+        if self.open == NULL or self.masks == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self.open)
+        PyMem_Free(self.masks)
+
+    cdef int grow(self) except -1:
+        cdef Py_ssize_t room = self.room * 2
+        cdef void* grown = PyMem_Realloc(self.open, room * sizeof(xmlNode*))
+        if grown == NULL:
+            raise MemoryError()
+        self.open = <xmlNode**>grown
+        grown = PyMem_Realloc(self.masks, room * sizeof(unsigned int))
+        if grown == NULL:
+            raise MemoryError()
+        self.masks = <unsigned int*>grown
+        self.room = room
+        return 0
+
+
 cdef class Scanner:
     """The walk for one link-source table (walk._Table): :meth:`links` gives the RawLinks of
     walk.raw_links, :meth:`scan` the elements it acts on."""
@@ -207,11 +241,6 @@ cdef class Scanner:
     cdef object URL, URLS, COMMA_URLS, SRCSET
     cdef tuple _invalid_srcset
     cdef bint _braced
-    # the holders (<template>, <noscript>) the walk is inside: node and the placement mask
-    # there, one entry per holder entered, grown as needed
-    cdef xmlNode** _open
-    cdef unsigned int* _masks
-    cdef Py_ssize_t _room
 
     def __cinit__(self, table, holders, dict names):
         """``table``: a walk._Table; ``holders``: PLACEMENT_HOLDERS, the tags in PLACEMENTS
@@ -256,28 +285,6 @@ cdef class Scanner:
             tuple(code for bit, code in enumerate(codes) if mask & (1 << bit))
             for mask in range(1 << len(codes))
         )
-        self._room = 64
-        self._open = <xmlNode**>PyMem_Malloc(self._room * sizeof(xmlNode*))
-        self._masks = <unsigned int*>PyMem_Malloc(self._room * sizeof(unsigned int))
-        if self._open == NULL or self._masks == NULL:
-            raise MemoryError()
-
-    def __dealloc__(self):
-        PyMem_Free(self._open)
-        PyMem_Free(self._masks)
-
-    cdef int _grow(self) except -1:
-        cdef Py_ssize_t room = self._room * 2
-        cdef void* grown = PyMem_Realloc(self._open, room * sizeof(xmlNode*))
-        if grown == NULL:
-            raise MemoryError()
-        self._open = <xmlNode**>grown
-        grown = PyMem_Realloc(self._masks, room * sizeof(unsigned int))
-        if grown == NULL:
-            raise MemoryError()
-        self._masks = <unsigned int*>grown
-        self._room = room
-        return 0
 
     def links(self, roots):
         """walk.raw_links' list of RawLinks for ``roots`` (lxml elements or trees), or None
@@ -285,6 +292,7 @@ cdef class Scanner:
         give attributes from a DTD), or a node or attribute with a namespace."""
         cdef list out = []
         cdef dict nested = {}  # the texts of anchors inside anchors (see anchor.anchor_text)
+        cdef _Holders holders = _Holders()
         cdef cetree._Element top
         if self._braced:
             return None
@@ -297,11 +305,13 @@ cdef class Scanner:
                 return None
             if top._doc._c_doc.type != XML_HTML_DOCUMENT_NODE:
                 return None
-            if self._scan(top, out, nested) < 0:
+            if self._scan(top, out, nested, holders) < 0:
                 return None
         return out
 
-    cdef int _scan(self, cetree._Element top, list out, dict nested) except -2:
+    cdef int _scan(
+        self, cetree._Element top, list out, dict nested, _Holders holders
+    ) except -2:
         # Document order, as lxml's iter(etree.Element): the element, its children, then its
         # next sibling; comments, PIs and entity references are passed over, never entered.
         cdef cetree._Document doc = top._doc
@@ -318,7 +328,7 @@ cdef class Scanner:
         mask = self._above(c_top)
         if mask < 0:
             return -1
-        self._masks[0] = <unsigned int>mask
+        holders.masks[0] = <unsigned int>mask
         while c_node is not NULL:
             if c_node.ns is not NULL:
                 return -1
@@ -334,16 +344,16 @@ cdef class Scanner:
                     hand = True
                 c_attr = c_attr.next
             if hand:
-                self._element(doc, c_node, self._placements[self._masks[depth]], out, nested)
+                self._element(doc, c_node, self._placements[holders.masks[depth]], out, nested)
             # the next element: the first child, else the next sibling, else an ancestor's
             c_next = _first_element(c_node.children)
             if c_next is not NULL:
                 if flags > HAND:  # a holder: what is inside it carries its code
                     depth += 1
-                    if depth == self._room:
-                        self._grow()
-                    self._open[depth] = c_node
-                    self._masks[depth] = self._masks[depth - 1] | <unsigned int>(flags >> 1)
+                    if depth == holders.room:
+                        holders.grow()
+                    holders.open[depth] = c_node
+                    holders.masks[depth] = holders.masks[depth - 1] | <unsigned int>(flags >> 1)
                 c_node = c_next
                 continue
             while c_node is not c_top:
@@ -351,7 +361,7 @@ cdef class Scanner:
                 if c_next is not NULL:
                     break
                 c_node = c_node.parent
-                if depth and c_node is self._open[depth]:
+                if depth and c_node is holders.open[depth]:
                     depth -= 1
             c_node = c_next if c_node is not c_top else NULL
         return 0
