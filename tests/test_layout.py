@@ -25,6 +25,7 @@ ALLOWED_THIRD_PARTY = {
     "rfc3986": set(),
     "diagnose": set(),
     "errors": set(),
+    "compiled": set(),  # which compiled modules are built and in use: importlib only
     "resolve": {"ada_url"},
     "encoding": {"webencodings"},
     "microsyntax": set(),  # srcset, refresh, Link headers: the standard library only

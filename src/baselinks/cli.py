@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from . import __version__, urlcommands
+from . import __version__, compiled, urlcommands
 from .errors import InputError, SelectError, describe, printable, say
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -41,7 +41,10 @@ if TYPE_CHECKING:
 # --version` imports only this module and errors.py (python -X importtime -m baselinks
 # --version), and `baselinks parse` no HTML parser.
 
-_VERSION = f"baselinks {__version__}"
+
+def _version() -> str:
+    # which path is in use: the compiled modules found (not imported: no lxml), or why none
+    return f"baselinks {__version__} ({compiled.status()})"
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -54,7 +57,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="baselinks",
         description="Resolve links against their base URL exactly as RFC 1808 defines it.",
     )
-    parser.add_argument("--version", action="version", version=_VERSION)
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ext = commands.add_parser(
@@ -474,7 +477,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (sys.argv[1:] if argv is None else list(argv))[:1] == ["--version"]:
         # What argparse would print (it acts on --version as soon as it reads it), before
         # anything else is imported.
-        print(_VERSION)
+        print(_version())
         return 0
     import logging
 

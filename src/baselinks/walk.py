@@ -21,6 +21,7 @@ from lxml.cssselect import CSSSelector, SelectorError
 
 from .anchor import anchor_text
 from .base import BASE_ELEMENT, CODEBASE, codebase_applies
+from .compiled import load as load_compiled
 from .css import css_urls
 from .errors import SelectError
 from .linktable import (
@@ -87,6 +88,9 @@ _UNNAMED_PLANS = 1024
 # over 88,000 elements with a link attribute.
 _STEP_SETS = 8192
 
+# The compiled walk (_cwalk.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py).
+_cwalk = load_compiled("baselinks._cwalk")
+
 
 class _Table:
     """Link sources as the walker reads them: each tag's plan, built on first sight."""
@@ -109,6 +113,8 @@ class _Table:
         self.text: dict[str, LinkSource] = {
             tag: s for s in sources if s.syntax == CSS_TEXT and s.tags for tag in s.tags
         }
+        # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
+        self.scanner: Any = None
 
     def steps_of(self, tag: str, keys: list[str], names: tuple[str, ...]) -> tuple[_Step, ...]:
         """The steps of an element ``tag`` with the attribute names ``keys``, in row order;
@@ -372,20 +378,29 @@ def raw_links(
     tree: Any,
     within: list[Any] | None = None,
     attributes: tuple[tuple[str, str], ...] = (),
+    *,
+    pure: bool = False,
 ) -> list[RawLink]:
     """Every link in ``tree`` (or only inside the ``within`` elements), in document order.
 
     ``attributes``: (tag, attribute) pairs read besides the table (see :func:`attribute_pairs`).
+    ``pure``: walk in Python even where the compiled scan is built (the tests compare both).
     A list, not a generator: the document is the unit that is held in memory anyway (its tree),
     and appending was measured faster than a chain of generators, one resumption per link.
     """
+    table = _table(attributes)
+    roots = [tree] if within is None else within
+    if _cwalk is not None and not pure:
+        if table.scanner is None:
+            table.scanner = _cwalk.Scanner(table, PLACEMENT_HOLDERS, globals())
+        found: list[RawLink] | None = table.scanner.links(roots)
+        if found is not None:  # None: left to the loop below (an XML tree: _cwalk.pyx)
+            return found
     # Python visits every element, but looks no further than its attribute names unless one of
     # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
-    table = _table(attributes)
     link_attrs, always, text_rows = table.attrs, table.always, table.text
     base_element = BASE_ELEMENT
-    roots = [tree] if within is None else within
     placements = _placements(roots)
     placed: tuple[str, ...] = ()
     out: list[RawLink] = []

@@ -1,0 +1,41 @@
+"""The optional compiled modules (baselinks.compiled lists them); everything else is in
+pyproject.toml.
+
+Each extension is ``optional``: where there is no C compiler or no Python headers, the build
+says so and the install goes on with the pure-Python package, which works the same, slower
+(``baselinks --version`` says which path is in use); ``BASELINKS_PURE=1`` at install skips
+the attempt. Cython and lxml come from the build
+requirements (pyproject's [build-system]); the C file is generated at build time, under build/,
+and never committed.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import Extension, setup
+
+
+def extensions() -> list[Extension]:
+    if os.environ.get("BASELINKS_PURE", "") not in ("", "0"):  # as compiled.disabled() reads it
+        print("baselinks: BASELINKS_PURE is set: building the pure-Python package only")
+        return []
+    try:
+        import lxml
+        from Cython.Build import cythonize
+    except ImportError as exc:  # a build without the build requirements (--no-build-isolation)
+        print(f"baselinks: building the pure-Python package only ({exc})")
+        return []
+    walk = Extension(
+        "baselinks._cwalk",
+        ["src/baselinks/_cwalk.pyx"],
+        # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
+        include_dirs=lxml.get_include(),
+    )
+    built = cythonize([walk], build_dir="build/cython", quiet=True)
+    for extension in built:
+        extension.optional = True  # cythonize drops the flag from the extensions it returns
+    return built
+
+
+setup(ext_modules=extensions())

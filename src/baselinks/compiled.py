@@ -1,0 +1,65 @@
+"""compiled: the one place that says which compiled modules baselinks has and which are in use.
+
+A compiled module is an optional copy of a hot path, built at install where a C compiler and
+the Python headers exist (setup.py); the pure-Python module it stands beside stays the reference
+it is tested against (tests/test_compiled.py). ``BASELINKS_PURE=1`` in the environment turns
+every one of them off, read when the module that uses it is first imported: the whole test suite
+runs once each way (.ci/run).
+
+Standard library only: ``baselinks --version`` reports :func:`status` without importing lxml or
+the extensions (each is looked for as a file, not loaded).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from importlib.machinery import EXTENSION_SUFFIXES
+from types import ModuleType
+
+__all__ = ["COMPILED", "ENV", "disabled", "load", "status"]
+
+# The environment variable that turns every compiled module off.
+ENV = "BASELINKS_PURE"
+
+# Each compiled module and what it compiles: the one table of them.
+COMPILED: dict[str, str] = {
+    "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
+}
+
+
+def disabled() -> bool:
+    """Whether ``BASELINKS_PURE`` asks for the pure-Python path (any value but "" and "0")."""
+    return os.environ.get(ENV, "") not in ("", "0")
+
+
+def load(name: str) -> ModuleType | None:
+    """The compiled module ``name`` of :data:`COMPILED`, or None: turned off, not built, or
+    built against a binary interface the installed libraries no longer have (an lxml upgraded
+    after the build): the pure-Python path then runs, as it would without a compiler."""
+    if disabled():
+        return None
+    try:
+        return importlib.import_module(name)
+    except (ImportError, ValueError, RuntimeError, RuntimeWarning):
+        # ImportError: not built. ValueError: Cython refuses an lxml whose types changed size
+        # since the build; RuntimeWarning: it warns of one that grew, an error under -W error.
+        return None
+
+
+def status() -> str:
+    """Which path is in use, in a few words, as ``baselinks --version`` prints it."""
+    if disabled():
+        return f"pure Python: {ENV}=1"
+    built = [name.rpartition(".")[2] for name in COMPILED if _built(name)]
+    if not built:
+        return "pure Python: no compiled module built"
+    return "compiled: " + ", ".join(built)
+
+
+def _built(name: str) -> bool:
+    # Where the import system would find it: a file of the package's folder with an extension
+    # suffix (what importlib.util.find_spec answers, without importing importlib.util: 10 ms,
+    # a sixth of what `baselinks --version` may take).
+    stem = os.path.join(os.path.dirname(__file__), name.rpartition(".")[2])
+    return any(os.path.isfile(stem + suffix) for suffix in EXTENSION_SUFFIXES)
