@@ -237,8 +237,11 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         if ".." in result:
             above_root = _above_root(result)
         as_netloc = "/.//" in result and _path_as_netloc(result)
-        # Without a base the result is the relative reference, not an RFC 1738 URL.
-        if not no_base and (not well_formed or "%" in result):
+        # Without a base the result is the relative reference, not an RFC 1738 URL. A
+        # well-formed one needs only its escapes read (rfc1738.codes would match FAST again).
+        if not no_base and (
+            not well_formed or ("%" in result and _BAD_ESCAPE.search(result) is not None)
+        ):
             syntax = rfc1738.codes(result)
         # CONTROL_CHARACTERS are all Cc, Zl or Zp, which str.isprintable() refuses: a printable
         # result (nearly every one) has none, told by one C loop in 136 ns against the
@@ -316,13 +319,19 @@ def saved_copy(document: str, references: Iterable[str]) -> list[bool]:
     directory = os.path.dirname(document)
     folders: dict[str, bool] = {}
     marks = []
+    suffix = len(_SAVED_FOLDER_SUFFIX)
     for reference in references:
         path = reference.strip("\t\n\x0c\r ")
-        if path.startswith("./"):
-            path = path[2:]
-        first, slash, _ = path.partition("/")
-        # not: an absolute URL, "/x", "#x", "?x", "../x", or no folder named so
-        if slash and first.lower().endswith(_SAVED_FOLDER_SUFFIX) and ":" not in first:
+        start = 2 if path.startswith("./") else 0
+        slash = path.find("/", start)
+        # not: an absolute URL, "/x", "#x", "?x", "../x", or no folder named so. Positions,
+        # not copies: the first segment is cut out only when it ends so (once a link).
+        if (
+            slash - start >= suffix
+            and path[slash - suffix : slash].lower() == _SAVED_FOLDER_SUFFIX
+            and path.find(":", start, slash) < 0
+        ):
+            first = path[start:slash]
             if first not in folders:
                 folders[first] = _is_folder(directory, first)
             marks.append(folders[first])
