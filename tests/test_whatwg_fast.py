@@ -135,16 +135,38 @@ PIECES = [
     ":80",
 ]
 URLISH = st.lists(st.sampled_from(PIECES), max_size=10).map("".join)
+# References shaped like the four the fast path takes, with near misses in each part.
+_GOOD = [*"ab-_~;=&:@/?#!'()*+,$", "%20", "x1"]
+_NEAR = ["..", "./", "%2e", "%2E", "`", "^", "\\", " ", "é", "{", "|", "\t", "\n", "%", "'"]
+SHAPED = st.tuples(
+    st.sampled_from(["http://", "https://", "//", "/", "#", "HTTP://", "http:", ""]),
+    st.sampled_from(
+        ["example.com", "a-b.c9", "xn--a.b", "1.2.3.4", "a.0x1f", "ex_a.com", "A.com", "a..b", ""]
+    ),
+    st.sampled_from(["/", "", ":80/"]),
+    st.one_of(st.lists(st.sampled_from(_GOOD)), st.lists(st.sampled_from(_GOOD + _NEAR))).map(
+        "".join
+    ),
+).map("".join)
 BASES = st.sampled_from(
     [BASE, "", "http://a/b/c/d;p?q", "https://u:p@h.example:8443/x/", "http://[::1]/p", "foo:bar"]
 )
 
 
 @given(BASES, URLISH)
-@settings(max_examples=1500)
+@settings(max_examples=500)
 @example(BASE, "http://a.b/c")
 @example(BASE, "//a.b/c?d#e")
 def test_the_fast_path_agrees_with_the_parser(base: str, ref: str) -> None:
+    answer = fast(base, ref)
+    if answer is not None:
+        assert answer == ada(base, ref)
+
+
+@given(BASES, SHAPED)
+@settings(max_examples=1500)
+def test_the_fast_path_agrees_with_the_parser_on_its_shapes(base: str, ref: str) -> None:
+    # about one case in six is answered by the fast path; the rest go to the parser
     answer = fast(base, ref)
     if answer is not None:
         assert answer == ada(base, ref)
