@@ -8,7 +8,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from baselinks import CODES, MODES, diagnose, resolve
@@ -222,6 +222,56 @@ _URLISH = st.text(alphabet="ab:/?#;.%2F@[] é\n\x1b\x7f\x85\u2028", max_size=14)
     resolvable=st.booleans(),
 )
 def test_the_fast_tests_agree_with_a_literal_reading(
+    base: str, embedded: str, resolvable: bool
+) -> None:
+    result = resolve(base, embedded) if resolvable else None
+    assert diagnose(base, embedded, result) == _literal_diagnose(base, embedded, result)
+
+
+# Absolute http(s) references, which diagnose answers at once when the resolver leaves them
+# as they are and rfc1738.FAST vouches for them: each character that could add a code beside.
+_HTTPISH = st.lists(
+    st.sampled_from(
+        [
+            "http://",
+            "https://",
+            "HTTP://",
+            "a",
+            "b.c",
+            "/",
+            "..",
+            ".",
+            "%",
+            "%2F",
+            "#",
+            "?",
+            ":",
+            "@",
+            " ",
+            "\x1b",
+            "\u2028",
+            "é",
+            "~",
+            "/.//",
+            ";",
+            "|",
+        ]
+    ),
+    max_size=10,
+).map("".join)
+
+
+@given(
+    base=st.sampled_from(["", BASE, "http:", "https://x/y", "mailto:x"]),
+    embedded=st.one_of(_HTTPISH, _HTTPISH.map(lambda text: "http://" + text)),
+    resolvable=st.booleans(),
+)
+@example(base=BASE, embedded="http://a/b", resolvable=True)
+@example(base=BASE, embedded="http://a/../b", resolvable=True)
+@example(base=BASE, embedded="http://a/%zz", resolvable=True)
+@example(base=BASE, embedded="http://a/b#\x1b", resolvable=True)
+@example(base=BASE, embedded="http://a/.//b", resolvable=True)
+def test_the_well_formed_http_shortcut_agrees_with_a_literal_reading(
     base: str, embedded: str, resolvable: bool
 ) -> None:
     result = resolve(base, embedded) if resolvable else None
