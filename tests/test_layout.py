@@ -58,6 +58,7 @@ ALLOWED_THIRD_PARTY = {
     "schema": set(),  # the record's fields as typed columns: the standard library only
     "parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
     "cli": {"tqdm"},  # the progress bar, imported only for a terminal
+    "arguments": set(),  # the command line's grammar: argparse
     "extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
