@@ -33,7 +33,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
-    from .batch import Summary
+    from .batch import Summary, Unused
     from .link import Link
     from .parquet import ParquetSink as Sink
 
@@ -89,7 +89,7 @@ def _inputs(
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from . import extractoptions
     from .api import iter_rendered
-    from .batch import Summary, Unused, display_name
+    from .batch import Summary
     from .stats import Stats
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
@@ -103,33 +103,12 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     summary = Summary(stats=Stats() if args.stats else None)
     started = time.monotonic()
     progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
-    tell = _error if progress is None else progress.say
-
-    def say(message: str) -> None:
-        # the links written so far first: with 2>&1 an error line follows the links before it
-        # whatever the buffering (a pipe's, or PYTHONUNBUFFERED's), so the order is the input's
-        out.flush()
-        tell(message)
-
-    def failed(error: InputError) -> None:
-        say(str(error) if error.name else error.message)  # nameless: the run's (a worker died)
-
-    def unlisted(exc: OSError) -> None:
-        say(f"{display_name(str(exc.filename))}: {exc.strerror or exc}")
-        summary.failed += 1
-
-    def unreadable(name: str, exc: Exception) -> None:
-        say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
-
-    def unused(event: Unused) -> None:
-        if not args.quiet:
-            say(event.message("--url"))
-
+    tell = _Teller(out, summary, _error if progress is None else progress.say, args.quiet)
     if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
         _error("reading standard input (end it with Ctrl-D; --help for the options)")
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named, url)
-        for name, path, named, url in _inputs(args.paths, unlisted, args.root_url)
+        for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
     )
     try:
         # One stream for the whole batch (one CSV header); an input that fails is named on
@@ -143,15 +122,15 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             kinds=args.kinds,
             unique=args.unique,
             charset=args.charset,
-            on_error=failed,
-            unreadable=unreadable,
+            on_error=tell.failed,
+            unreadable=tell.unreadable,
             summary=summary,
             workers=args.jobs,
             attributes=args.attributes,
             schemes=args.schemes,
             same_host=args.same_host,
             external=args.external,
-            unused=unused,
+            unused=tell.unused,
         )
         out.write(header)
         for text in texts:
@@ -169,6 +148,45 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if progress is not None:
             progress.close()
+    _summarise(args, summary, out, started)
+    return 1 if summary.failed else 0
+
+
+class _Teller:
+    """What ``extract`` says on stderr while it runs: one line per failure, escaped."""
+
+    def __init__(
+        self, out: TextIO, summary: Summary, tell: Callable[[str], None], quiet: bool
+    ) -> None:
+        self.out, self.summary, self.tell, self.quiet = out, summary, tell, quiet
+
+    def say(self, message: str) -> None:
+        # the links written so far first: with 2>&1 an error line follows the links before it
+        # whatever the buffering (a pipe's, or PYTHONUNBUFFERED's), so the order is the input's
+        self.out.flush()
+        self.tell(message)
+
+    def failed(self, error: InputError) -> None:
+        self.say(str(error) if error.name else error.message)  # nameless: the run's (a worker)
+
+    def unlisted(self, exc: OSError) -> None:
+        from .batch import display_name
+
+        self.say(f"{display_name(str(exc.filename))}: {exc.strerror or exc}")
+        self.summary.failed += 1
+
+    def unreadable(self, name: str, exc: Exception) -> None:
+        self.say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
+
+    def unused(self, event: Unused) -> None:
+        if not self.quiet:
+            self.say(event.message("--url"))
+
+
+def _summarise(args: argparse.Namespace, summary: Summary, out: TextIO, started: float) -> None:
+    """The summary line (unless ``-q``), then ``--stats``, after the links."""
+    from . import extractoptions
+
     if not args.quiet:
         out.flush()  # the links first, then the summary, on a terminal too
         seconds = f" in {time.monotonic() - started:.1f} s" if sys.stderr.isatty() else ""
@@ -176,7 +194,6 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     if args.stats:
         out.flush()
         extractoptions.print_stats(summary, args.stats)
-    return 1 if summary.failed else 0
 
 
 # the header, a document's links -> what is written, what writes it, a sink to close
