@@ -341,12 +341,17 @@ def _ordered(variants: list[str], round_: int) -> list[str]:
     return variants if round_ % 2 == 0 else variants[::-1]
 
 
-def _row(name: str, figures: dict[str, float], unit: str, lower: str = "pure") -> str:
+def _row(name: str, runs: dict[str, list[float]], unit: str, lower: str = "pure") -> str:
+    """Each variant's median (and range, when there are several runs), with its change from
+    ``lower``'s median."""
+    medians = {variant: statistics.median(values) for variant, values in runs.items()}
     cells = []
-    for variant, value in figures.items():
-        against = figures.get(lower)
-        change = f" ({(value / against - 1) * 100:+.1f}%)" if against and variant != lower else ""
-        cells.append(f"{value:{unit}}{change}")
+    for variant, value in medians.items():
+        against = medians.get(lower)
+        change = f" {(value / against - 1) * 100:+.1f}%" if against and variant != lower else ""
+        values = runs[variant]
+        spread = f" [{min(values):{unit}}-{max(values):{unit}}]" if len(values) > 1 else ""
+        cells.append(f"{value:{unit}}{spread}{change}")
     return f"| {name} | " + " | ".join(cells) + " |"
 
 
@@ -424,25 +429,27 @@ def main() -> int:
     print(f"\n## Wall clock: medians of {args.rounds} alternating rounds\n")
     print(header)
     for name in ("resolve", "resolve+diagnose"):
-        figures = {v: statistics.median(resolve[v][name]) for v in variants}
-        print(_row(f"{name}, rfc1808, ns a pair", figures, ".0f"))
+        print(_row(f"{name}, rfc1808, ns a pair", {v: resolve[v][name] for v in variants}, ".0f"))
     for mode in modes:
-        figures = {v: statistics.median(ratios[v][mode]) for v in variants}
-        print(_row(f"extraction {mode}, x lxml parse", figures, ".2f"))
+        print(
+            _row(f"extraction {mode}, x lxml parse", {v: ratios[v][mode] for v in variants}, ".2f")
+        )
 
     if args.callgrind:
         print(f"\n## Instructions (callgrind): iter_links over the first {args.callgrind} pages\n")
         print(header)
         for mode in modes:
-            figures = {
-                v: float(
-                    _instructions(roots[v], corpus, mode, args.callgrind, True)
-                    - _instructions(roots[v], corpus, mode, args.callgrind, False)
-                )
-                / 1e6
+            counts = {
+                v: [
+                    (
+                        _instructions(roots[v], corpus, mode, args.callgrind, True)
+                        - _instructions(roots[v], corpus, mode, args.callgrind, False)
+                    )
+                    / 1e6
+                ]
                 for v in variants
             }
-            print(_row(f"extraction {mode}, million instructions", figures, ",.0f"))
+            print(_row(f"extraction {mode}, million instructions", counts, ",.0f"))
     if not args.build_dir:
         shutil.rmtree(top, ignore_errors=True)
     return 0
