@@ -217,7 +217,9 @@ def _html_pages(corpus: Path) -> list[tuple[bytes, str | None]]:
     return bench_peers.load_corpus(corpus)
 
 
-def worker_resolve(corpus: Path, mode: str, repeat: int) -> dict[str, object]:
+def worker_resolve(corpus: Path, mode: str, repeat: int, only: str = "") -> dict[str, object]:
+    """ns a pair, the median of ``repeat`` runs; with ``repeat`` 0 (under callgrind), both
+    runs once to warm up, then ``only`` once more ("none": nothing more)."""
     sys.path.insert(0, str(HERE))
     import bench_resolve
 
@@ -248,7 +250,14 @@ def worker_resolve(corpus: Path, mode: str, repeat: int) -> dict[str, object]:
                 diagnose(base, ref, url)
 
     result: dict[str, object] = {"pairs": count}
-    for name, run in (("resolve", resolve_only), ("resolve+diagnose", with_diagnose)):
+    runs = {"resolve": resolve_only, "resolve+diagnose": with_diagnose}
+    if repeat == 0:
+        for run in runs.values():
+            run()
+        if only in runs:
+            runs[only]()
+        return result
+    for name, run in runs.items():
         run()  # warm-up
         times = []
         for _ in range(repeat):
@@ -324,17 +333,30 @@ def _worker(root: Path, corpus: Path, *args: str) -> dict[str, object]:
     return result
 
 
-def _instructions(root: Path, corpus: Path, mode: str, pages: int, extract: bool) -> int:
-    args = [str(Path(__file__).resolve()), str(corpus), "--worker", "count", mode, str(pages)]
+def _instructions(root: Path, corpus: Path, *worker: str) -> int:
     out = _run(
         root,
-        [*args, "extract" if extract else "dry"],
+        [str(Path(__file__).resolve()), str(corpus), "--worker", *worker],
         prefix=["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"],
     )
     found = re.search(r"Collected : (\d+)", out)
     if found is None:
         raise SystemExit(f"no instruction count from callgrind:\n{out[-2000:]}")
     return int(found.group(1))
+
+
+def _resolve_instructions(
+    roots: dict[str, Path], corpus: Path
+) -> dict[str, dict[str, list[float]]]:
+    """Instructions a pair of resolve, and of resolve + diagnose, rfc1808, each variant."""
+    rows: dict[str, dict[str, list[float]]] = {"resolve": {}, "resolve+diagnose": {}}
+    for variant, root in roots.items():
+        pairs = int(_worker(root, corpus, "resolve", "rfc1808", "0")["pairs"])  # type: ignore[call-overload]
+        alone = _instructions(root, corpus, "resolve", "rfc1808", "0", "none")
+        for name, row in rows.items():
+            more = _instructions(root, corpus, "resolve", "rfc1808", "0", name)
+            row[variant] = [(more - alone) / pairs]
+    return rows
 
 
 def _ordered(variants: list[str], round_: int) -> list[str]:
@@ -372,7 +394,7 @@ def main() -> int:
     if args.worker:
         kind, mode, *rest = args.worker
         if kind == "resolve":
-            result = worker_resolve(args.corpus, mode, int(rest[0]))
+            result = worker_resolve(args.corpus, mode, int(rest[0]), *rest[1:])
         elif kind == "count":
             result = worker_count(args.corpus, mode, int(rest[0]), rest[1] == "extract")
         else:
@@ -426,24 +448,31 @@ def main() -> int:
                 ratios[variant][mode].append(run["seconds"] / run["floor_seconds"])
         print(f"# round {round_ + 1} of {args.rounds} done", file=sys.stderr)
 
-    print(f"\n## Wall clock: medians of {args.rounds} alternating rounds\n")
-    print(header)
-    for name in ("resolve", "resolve+diagnose"):
+    if args.rounds:
+        print(f"\n## Wall clock: medians of {args.rounds} alternating rounds [range]\n")
+        print(header)
+    for name in ("resolve", "resolve+diagnose") if args.rounds else ():
         print(_row(f"{name}, rfc1808, ns a pair", {v: resolve[v][name] for v in variants}, ".0f"))
-    for mode in modes:
+    for mode in modes if args.rounds else ():
         print(
             _row(f"extraction {mode}, x lxml parse", {v: ratios[v][mode] for v in variants}, ".2f")
         )
 
     if args.callgrind:
-        print(f"\n## Instructions (callgrind): iter_links over the first {args.callgrind} pages\n")
+        print(
+            f"\n## Instructions (callgrind): resolution of every pair, and iter_links over the "
+            f"first {args.callgrind} pages\n"
+        )
         print(header)
+        for name, per_pair in _resolve_instructions(roots, corpus).items():
+            print(_row(f"{name}, rfc1808, instructions a pair", per_pair, ",.0f"))
+        pages = str(args.callgrind)
         for mode in modes:
             counts = {
                 v: [
                     (
-                        _instructions(roots[v], corpus, mode, args.callgrind, True)
-                        - _instructions(roots[v], corpus, mode, args.callgrind, False)
+                        _instructions(roots[v], corpus, "count", mode, pages, "extract")
+                        - _instructions(roots[v], corpus, "count", mode, pages, "dry")
                     )
                     / 1e6
                 ]
