@@ -148,8 +148,26 @@ _LINES = _json_lines if _ORJSON is None else _orjson_lines
 
 def _jsonl(links: Sequence[Link]) -> str:
     """One JSON object per line, every field of the record (:data:`~baselinks.link.FIELDS`,
-    in order: the origin's too, null where one does not apply); ``problems`` is a list."""
-    return _LINES(FIELDS, list(map(Link.values, links)))
+    in order: the origin's too, null where one does not apply); ``problems`` is a list.
+
+    The origin's six keys are the same for every link of a document (one Origin shared): they
+    are encoded once per run of links that share it and put in place of each record's closing
+    brace, after the link's twelve (``"}\n"`` ends a record and nothing else: a newline in a
+    string is written ``\n``). On the corpus the six keys per link took the JSON Lines stage
+    from 0.66 to 1.17 lxml parses when encoded with each link.
+    """
+    pieces = []
+    start, count = 0, len(links)
+    while start < count:
+        origin = links[start].origin
+        end = start + 1
+        while end < count and links[end].origin is origin:
+            end += 1
+        rest = _LINES(ORIGIN_FIELDS, [origin])  # {"file": ..., "part": ...}\n
+        twelve = _LINES(DEFAULT_FIELDS, [link[:-1] for link in links[start:end]])
+        pieces.append(twelve.replace("}\n", ", " + rest[1:]))
+        start = end
+    return "".join(pieces)
 
 
 def _jsonl_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
