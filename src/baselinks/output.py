@@ -23,7 +23,8 @@ import os
 import re
 import stat
 import sys
-from typing import Any, BinaryIO, TextIO, cast
+from collections.abc import Callable
+from typing import Any, BinaryIO, TextIO, TypeVar, cast
 
 __all__ = ["Output", "OutputError", "binary", "open_output", "standard_error"]
 
@@ -41,6 +42,29 @@ def _words(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+_T = TypeVar("_T")  # what a stream writes: str or bytes
+
+
+def _guarded(name: str, write: Callable[[_T], int], data: _T) -> int:
+    """``write(data)``, a failure an :class:`OutputError` naming ``name`` (a closed pipe
+    excepted: the reader went away, which is no error)."""
+    try:
+        return write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(name, _words(exc)) from None
+
+
+def _flushed(name: str, flush: Callable[[], None]) -> None:
+    try:
+        flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(name, _words(exc)) from None
+
+
 class _Guarded:
     """A text stream whose failed writes are :class:`OutputError`s (a closed pipe excepted:
     the reader went away, which is no error)."""
@@ -50,20 +74,10 @@ class _Guarded:
         self.name = name
 
     def write(self, text: str) -> int:
-        try:
-            return self.stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(self.name, _words(exc)) from None
+        return _guarded(self.name, self.stream.write, text)
 
     def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(self.name, _words(exc)) from None
+        _flushed(self.name, self.stream.flush)
 
     def isatty(self) -> bool:
         return self.stream.isatty()
@@ -80,20 +94,10 @@ class _GuardedBytes:
         self.name = name
 
     def write(self, data: bytes) -> int:
-        try:
-            return self.stream.write(data)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(self.name, _words(exc)) from None
+        return _guarded(self.name, self.stream.write, data)
 
     def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputError(self.name, _words(exc)) from None
+        _flushed(self.name, self.stream.flush)
 
     def close(self) -> None:
         self.flush()
