@@ -38,6 +38,7 @@ _HEAVY = (
     "baselinks.diagnose",
     "lxml",
     "tinycss2",
+    "cssselect",
 )
 
 
@@ -88,3 +89,8 @@ def test_a_pool_and_an_output_file_load_what_they_use(tmp_path: Path) -> None:
     # 55 files: two units of work, so a pool of two (one unit would be read here)
     argv = ["extract", "-q", "-j", "2", "-o", str(tmp_path / "out"), str(PAGE.parent)]
     assert {"concurrent.futures", "multiprocessing", "secrets"} <= _loaded(argv)
+
+
+def test_cssselect_loads_with_select_only() -> None:
+    # one HTML file without --select ran above without it (test_one_html_file_...)
+    assert "cssselect" in _loaded(["extract", "-q", "--select", "a", str(PAGE)])
