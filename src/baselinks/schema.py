@@ -22,7 +22,7 @@ import typing
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .link import FIELDS, Link, Origin
+from .link import DEFAULT_FIELDS, FIELDS, Link, Origin
 
 __all__ = ["COLUMNS", "Column", "column_types", "columns"]
 
@@ -46,15 +46,16 @@ _TYPES: dict[object, tuple[str, bool]] = {
 }
 
 
-def column_types(record: type[tuple[object, ...]]) -> dict[str, tuple[str, bool]]:
-    """Each field of the named tuple ``record`` with its column type and nullability, read from
-    its annotations; a field of a type no column has is a ``TypeError`` naming it."""
+def column_types(
+    record: type[tuple[object, ...]], names: Iterable[str] | None = None
+) -> dict[str, tuple[str, bool]]:
+    """Each field of the named tuple ``record`` (or those ``names``) with its column type and
+    nullability, read from its annotations; a field of a type no column has is a
+    ``TypeError`` naming it."""
     hints = typing.get_type_hints(record)
     found = {}
-    for name in record._fields:  # type: ignore[attr-defined]
+    for name in record._fields if names is None else names:  # type: ignore[attr-defined]
         hint = hints[name]
-        if hint is Origin:  # Link.origin: its fields are columns of their own (below)
-            continue
         if hint not in _TYPES:
             raise TypeError(f"{record.__name__}.{name}: no column type for {hint!r}")
         found[name] = _TYPES[hint]
@@ -63,10 +64,7 @@ def column_types(record: type[tuple[object, ...]]) -> dict[str, tuple[str, bool]
 
 # The link's own fields, then its document's Origin flattened (link.FIELDS: how every format
 # writes it); the record's `origin` field itself is no column.
-_LINK = {
-    **{name: kind for name, kind in column_types(Link).items() if name != "origin"},
-    **column_types(Origin),
-}
+_LINK = {**column_types(Link, DEFAULT_FIELDS), **column_types(Origin)}
 
 
 def columns(fields: Iterable[str] = FIELDS) -> tuple[Column, ...]:
