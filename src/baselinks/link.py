@@ -106,7 +106,7 @@ class Link(NamedTuple):
     def as_dict(self) -> dict[str, Any]:
         """The record as JSON types, keyed by :data:`FIELDS`: every field a str, an int or
         None; problems a list."""
-        record: dict[str, Any] = dict(zip(FIELDS, self[:-1] + self[-1], strict=True))
+        record: dict[str, Any] = dict(zip(FIELDS, self.values(), strict=True))
         record["problems"] = list(self.problems)
         return record
 
