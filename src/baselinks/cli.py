@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import os
 import signal
-import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -61,6 +60,7 @@ def _inputs(
     each directory's URL, its files' URLs made from their paths under it (mirror.py).
     """
     from .batch import display_name
+    from .extractoptions import is_directory  # else read as a file: its error, by its name
     from .mirror import mirrored_url
 
     for given in paths or ["-"]:
@@ -68,11 +68,7 @@ def _inputs(
             yield "-", None, True, None
             continue
         path = Path(given)
-        try:
-            walked = stat.S_ISDIR(os.stat(path).st_mode)
-        except OSError:
-            walked = False  # reading it reports the error (too long a name...), by its name
-        if walked:
+        if is_directory(given):
             # Symlinked directories are not followed (no loops); files are read in name order.
             for root, dirs, files in os.walk(path, onerror=unlisted):
                 dirs.sort()

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .batch import Summary
 
-__all__ = ["add_stats", "add_urls", "print_stats", "url_rule"]
+__all__ = ["add_stats", "add_urls", "is_directory", "print_stats", "url_rule"]
 
 
 def add_urls(ext: argparse.ArgumentParser) -> None:
@@ -73,7 +73,8 @@ def add_stats(ext: argparse.ArgumentParser) -> None:
     )
 
 
-def _is_directory(path: str) -> bool:
+def is_directory(path: str) -> bool:
+    """Whether ``path`` names a directory (followed if a symlink); ``-`` is stdin, none."""
     try:
         return path != "-" and stat.S_ISDIR(os.stat(path).st_mode)
     except OSError:
@@ -86,7 +87,7 @@ def url_rule(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
     ``--root-url`` (unless ``--quiet``); ``--root-url`` maps files under directories only."""
     paths = args.paths or ["-"]
     if args.root_url is not None:
-        others = [path for path in paths if not _is_directory(path)]
+        others = [path for path in paths if not is_directory(path)]
         if others:
             say(
                 f"--root-url maps the files under a directory: {others[0]} is none "
@@ -94,7 +95,7 @@ def url_rule(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
             )
             return False
     elif args.url and not args.quiet:
-        for path in filter(_is_directory, paths):
+        for path in filter(is_directory, paths):
             say(
                 f"{path}: --url gives every file under it the same URL, {args.url}"
                 " (a mirrored site: --root-url gives each file its own)"
