@@ -25,7 +25,7 @@ from .batch import Summary, display_name
 from .errors import InputError, describe, raise_first
 from .link import FIELDS
 
-__all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "open_input"]
+__all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "local_path", "open_input"]
 
 ROW_FIELDS = (*FIELDS, "warc")  # the link's fields, then the path or URL of the file read
 # problems is a list in a row (an engine's array), a tuple in the record; wherever it stands,
@@ -34,13 +34,21 @@ _PROBLEMS = FIELDS.index("problems")
 Row = tuple[Any, ...]
 
 
+def local_path(path: str) -> str | None:
+    """The filesystem path of a local path or ``file://`` URL; None for another scheme."""
+    if "://" not in path:
+        return path
+    parts = urllib.parse.urlsplit(path)
+    return urllib.request.url2pathname(parts.path) if parts.scheme in ("", "file") else None
+
+
 def open_input(path: str) -> BinaryIO:
     """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
     ``hdfs://``, ``https://``...) through fsspec (the fsspec extra), when it is installed."""
-    parts = urllib.parse.urlsplit(path) if "://" in path else None
-    scheme = parts.scheme if parts else ""
-    if scheme in ("", "file"):
-        return open(urllib.request.url2pathname(parts.path) if parts else path, "rb")
+    local = local_path(path)
+    if local is not None:
+        return open(local, "rb")
+    scheme = urllib.parse.urlsplit(path).scheme
     try:
         import fsspec  # optional
     except ImportError:

@@ -27,8 +27,6 @@ import json
 import os
 import sys
 import time
-import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -43,7 +41,7 @@ except ImportError as exc:  # an optional dependency: say how to get it
 
 from baselinks import MODES, InputError, Summary
 from baselinks.batch import counted
-from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
+from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links, local_path
 from baselinks.errors import describe
 from baselinks.schema import Column, columns
 
@@ -215,18 +213,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _local(path: str) -> str | None:
-    """The filesystem path of a local output (a path or a file:// URL); None for a remote one."""
-    if "://" not in path:
-        return path
-    parts = urllib.parse.urlsplit(path)
-    return urllib.request.url2pathname(parts.path) if parts.scheme == "file" else None
-
-
 def _exists(path: str) -> bool | None:
     """Whether the output exists; None when that cannot be known here (a remote path without
     fsspec and its driver: Spark's own check then says it, in one line too)."""
-    local = _local(path)
+    local = local_path(path)
     if local is not None:
         return os.path.lexists(local)
     try:
@@ -243,7 +233,7 @@ def _write_counters(output: str, record: dict[str, Any]) -> str | None:
     target = f"{output.rstrip('/')}/{COUNTERS_FILE}"
     text = json.dumps(record, indent=2) + "\n"
     try:
-        local = _local(target)
+        local = local_path(target)
         if local is not None:
             with open(local, "w", encoding="utf-8") as file:
                 file.write(text)
