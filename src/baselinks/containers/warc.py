@@ -188,6 +188,15 @@ def _origin(record: Any, file: str, offset: int | None, length: int | None) -> O
     return Origin(file, offset, length, record_id, _header(record, "WARC-Date"))
 
 
+def _located(
+    entries: list[Entry], record: Any, file: str, offset: int, form: _Form, length: int | None
+) -> list[Entry]:
+    """The record's entries, its documents given its :class:`Origin` (an offset only where
+    the stream is the file as stored)."""
+    origin = _origin(record, file, offset if form.stored else None, length)
+    return [replace(one, origin=origin) if isinstance(one, Part) else one for one in entries]
+
+
 def _with_origin(
     entries: list[Entry], record: Any, records: _Records, file: str, offset: int, form: _Form
 ) -> tuple[list[Entry], BaseException | None]:
@@ -208,11 +217,7 @@ def _with_origin(
             late = exc
         if records.damage_met:
             length = None
-    origin = _origin(record, file, offset if form.stored else None, length)
-    located = [
-        replace(entry, origin=origin) if isinstance(entry, Part) else entry for entry in entries
-    ]
-    return located, late
+    return _located(entries, record, file, offset, form, length), late
 
 
 def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
@@ -441,10 +446,7 @@ def _across_members(window: Window, file: str, form: _Form, offset: int) -> list
     if any(map(_is_cut, entries)):
         return None
     # its offset, the first member's; no length: the record is in no one member
-    origin = _origin(record, file, offset if form.stored else None, None)
-    entries = [
-        replace(entry, origin=origin) if isinstance(entry, Part) else entry for entry in entries
-    ]
+    entries = _located(entries, record, file, offset, form, None)
     name = _record_name(record, file, offset)
     split = InputError(
         "record split over gzip members (one per record expected): read across them", name, offset
