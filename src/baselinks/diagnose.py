@@ -345,3 +345,15 @@ def _is_folder(directory: str, name: str) -> bool:
     return os.path.isdir(os.path.join(directory, name)) or (
         "%" in name and os.path.isdir(os.path.join(directory, unquote(name)))
     )
+
+
+# A reference into such a folder holds "_files/" (in any case, and any case folding that
+# .lower() above knows of: IGNORECASE matches a superset): one search of a page's references
+# together rules out most pages at once, each reference looked at by saved_copy only after.
+_INTO_SAVED_FOLDER = re.compile(re.escape(_SAVED_FOLDER_SUFFIX) + "/", re.IGNORECASE)
+
+
+def mentions_saved_folder(references: Iterable[str]) -> bool:
+    """Whether any of ``references`` may point into a saved copy's folder (False: none does,
+    and :func:`saved_copy` would mark none)."""
+    return _INTO_SAVED_FOLDER.search("\n".join(references)) is not None

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .base import Base, BaseSource
 from .containers.entries import Origin
-from .diagnose import diagnose, saved_copy
+from .diagnose import diagnose, mentions_saved_folder, saved_copy
 from .errors import BaselinksError
 from .microsyntax import ASCII_WHITESPACE
 from .resolve import Resolver, encoding_parse
@@ -243,7 +243,10 @@ def with_problems(link: Link, codes: tuple[str, ...]) -> Link:
 def saved_copies(links: list[Link], path: str) -> list[Link]:
     """The links of the file ``path`` that point into the folder a browser saved beside it,
     marked ``saved-copy`` (see diagnose.saved_copy); the others as they are."""
-    marks = saved_copy(path, [link.raw for link in links])
+    references = [link.raw for link in links]
+    if not mentions_saved_folder(references):  # most pages (22 against 8 ms on the corpus)
+        return links
+    marks = saved_copy(path, references)
     return [
         link._replace(problems=(*link.problems, "saved-copy")) if marked else link
         for link, marked in zip(links, marks, strict=True)

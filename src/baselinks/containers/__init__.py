@@ -19,6 +19,8 @@ base stage needs (retrieval URL, MIME base headers, HTTP headers).
 from __future__ import annotations
 
 import io
+import os
+import stat
 import zlib
 from collections.abc import Callable, Iterator
 from typing import BinaryIO, NamedTuple, cast
@@ -50,10 +52,30 @@ MAX_INPUT_BYTES = 256 * 2**20
 
 def _read(stream: BinaryIO, name: str) -> bytes:
     """All of ``stream``, or an InputError past :data:`MAX_INPUT_BYTES` (nothing kept)."""
-    data = stream.read(MAX_INPUT_BYTES + 1)
+    limit = MAX_INPUT_BYTES + 1
+    # read(n) allocates its n bytes before reading: asked for the limit, every file costs a
+    # fresh 256 MB mapping and a page fault per 4 KB read into it (40 ms against 12 for the
+    # 57 MB of the corpus HTML, 0.1 lxml parses). A regular file says how much is left.
+    left = _left(stream)
+    data = stream.read(limit if left is None else min(left + 1, limit))
+    if left is not None and len(data) == left + 1 < limit:
+        # more than the size said: a file that grew, /proc's (size 0), a GzipFile (whose
+        # fileno is the compressed file's)
+        data += stream.read(limit - len(data))
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(f"input larger than {MAX_INPUT_BYTES} bytes: not read", name)
     return data
+
+
+def _left(stream: BinaryIO) -> int | None:
+    """The bytes left to read in ``stream`` by its file's size, when it is a regular file;
+    else None (a pipe, a socket, bytes in memory)."""
+    try:
+        status = os.fstat(stream.fileno())
+        position = stream.tell()
+    except (AttributeError, OSError, ValueError):  # no file (io.UnsupportedOperation), closed
+        return None
+    return max(status.st_size - position, 0) if stat.S_ISREG(status.st_mode) else None
 
 
 class _Prefixed:
