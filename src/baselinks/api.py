@@ -276,7 +276,8 @@ def iter_links(
     scope = _scope(unique)
     keep = _keep(schemes, same_host, external)
     tally = summary if summary is not None else Summary()
-    count = _count(tally, scope)
+    # a count no one reads is not made (a pass over each document's links)
+    count = None if summary is None else _count(tally, scope)
     task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error

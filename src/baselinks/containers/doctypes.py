@@ -22,7 +22,7 @@ from __future__ import annotations
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from .sniff import HEAD_BYTES, Kind, sniff
+from .sniff import HEAD_BYTES, Kind, by_name, sniff
 
 __all__ = [
     "HTML_TYPES",
@@ -88,7 +88,7 @@ def file_type(name: str, head: bytes, url: str | None = None) -> DocType | None:
     for suffix, doctype in SUFFIXES.items():
         if lowered.endswith(suffix):
             return doctype
-    if sniff(b"", lowered) is Kind.HTML:  # the name alone: .html, .htm, .xhtml ...
+    if by_name(lowered) is Kind.HTML:  # .html, .htm, .xhtml ...
         return None
     if _svg_root(head):
         return DocType.SVG

@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from .resync import archive_inside
 
-__all__ = ["Kind", "binary_label", "sniff"]
+__all__ = ["Kind", "binary_label", "by_name", "sniff"]
 
 
 class Kind(StrEnum):
@@ -129,8 +129,14 @@ def sniff(head: bytes, name: str = "") -> Kind:
         return Kind.WARC  # its first record damaged: the reader reports it and reads on
     if binary_label(head) is not None:
         return Kind.BINARY
+    return by_name(name) or Kind.TEXT
+
+
+def by_name(name: str) -> Kind | None:
+    """The kind a file's name says (``.warc.gz``, ``.mht``, ``.html``...), or ``None``: what
+    :func:`sniff` falls back on when the first bytes say nothing."""
     lowered = name.lower()
     for suffixes, kind in _BY_NAME:
         if lowered.endswith(suffixes):
             return kind
-    return Kind.TEXT
+    return None
