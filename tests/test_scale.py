@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import baselinks.containers.warc as warc_module
+import baselinks.containers.warcrecord as warcrecord_module
 from baselinks import InputError, Summary, extract_links, iter_links
 from baselinks.cli import main
 from baselinks.workers import ordered_map, resolve_workers
@@ -101,7 +101,7 @@ def test_a_non_html_record_is_skipped_after_its_head_never_held(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A record larger than the limit cannot be held; a non-HTML one never needs to be.
-    monkeypatch.setattr(warc_module, "MAX_RECORD_BYTES", 100_000)
+    monkeypatch.setattr(warcrecord_module, "MAX_RECORD_BYTES", 100_000)
     video = (b"\x00\x00\x00\x18ftypmp42" + bytes(300_000), "video/mp4")
     data = warc(
         [

@@ -271,26 +271,36 @@ def iter_links(
     code ``nonstandard-attribute``.
     """
     _not_markup(source)
-    mirrored = _mirrored(source, url, root_url, root)
-    options = Options(url, as_pairs(headers), charset)
+    given = Input(source, name, strict, _mirrored(source, url, root_url, root))
     scope = _scope(unique)
-    keep = _keep(schemes, same_host, external)
-    tally = summary if summary is not None else Summary()
     # a count no one reads is not made (a pass over each document's links)
-    count = None if summary is None else _count(tally, scope)
+    count = None if summary is None else _count(summary, scope)
+    options, keep = Options(url, as_pairs(headers), charset), _keep(schemes, same_host, external)
     task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
-    inputs = [Input(source, name, strict, mirrored)]
+    tally = summary if summary is not None else Summary()
+    yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
+    raise_first(errors)
+
+
+def _given_links(
+    given: Input,
+    task: Task[list[Link]],
+    workers: int,
+    unique_in_run: bool,
+    tally: Summary,
+    report: Callable[[InputError], None],
+) -> Iterator[Link]:
+    """:func:`iter_links`' links of one input, in order (with ``unique_in_run``, those whose
+    URL no document before had); its errors, an input that cannot be read too, to ``report``."""
 
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
 
-    found = results(inputs, task, resolve_workers(workers), tally, report, unreadable)
     seen: set[str] = set()
-    for done in found:
-        yield from done.output if scope != "run" else _new_in_run(done.output, seen, tally)
-    raise_first(errors)
+    for done in results([given], task, workers, tally, report, unreadable):
+        yield from _new_in_run(done.output, seen, tally) if unique_in_run else done.output
 
 
 def _mirrored(

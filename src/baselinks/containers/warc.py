@@ -24,6 +24,9 @@ What warcio leaves unsaid, this module says (warcio and FastWARC both stop silen
 - a gzip file that is one member for all records (not per record) is read through a gzip
   stream instead of failing, when the input can seek back.
 
+What one record holds (its page, or why none, and what it lacks) is :mod:`.warcrecord`'s;
+this module reads the records and what lies between them.
+
 Each document's :class:`~.entries.Origin` says where its record is stored: the offset and length
 warcio's own index gives (``warcio index``, a CDX line), so that ``warcio extract FILE OFFSET``
 finds it, its ``WARC-Record-ID`` and ``WARC-Date``.
@@ -50,16 +53,11 @@ from warcio.statusandheaders import StatusAndHeadersParserException
 from warcio.utils import BUFF_SIZE
 
 from ..errors import InputError
-from .doctypes import document_type, may_be_document
-from .entries import Entry, Origin, Part, Skipped
-from .httpmsg import (
-    MAX_DECODED_BYTES,
-    media_type,
-    parse_response,
-    response_part,
-)
+from .entries import Entry, Part
 from .resync import Damage, Window, archive_inside, report_and_find
 from .sniff import HEAD_BYTES
+from .warcrecord import MAX_RECORD_BYTES, is_cut, record_entries, record_name
+from .warcrecord import origin as record_origin
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
 
@@ -67,9 +65,6 @@ __all__ = ["MAX_RECORD_BYTES", "iter_records"]
 # handler of the application's, Python's last resort prints it, unescaped, on stderr. What
 # matters of it is said in our own errors.
 logging.getLogger("warcio").addHandler(logging.NullHandler())
-
-# A record block larger than this is not read into memory; the record is reported and skipped.
-MAX_RECORD_BYTES = MAX_DECODED_BYTES
 
 _READ_ERRORS = (
     ArchiveLoadFailed,
@@ -155,45 +150,12 @@ class _Records(ArchiveIterator):  # type: ignore[misc]  # warcio has no type hin
         return self.reader.damage if self.reader is not None else self.damage
 
 
-def _target(record: Any) -> str:
-    target = record.rec_headers.get_header("WARC-Target-URI") or ""
-    return str(target).strip().strip("<>")  # WARC 1.0's grammar had angle brackets
-
-
-def _drain(stream: Any) -> int:
-    """Read a block that is not kept (a request, a revisit): its size, in bounded memory."""
-    size = 0
-    while chunk := stream.read(65536):
-        size += len(chunk)
-    return size
-
-
-def _record_name(record: Any, file: str, offset: int) -> str:
-    """What the `document` field and errors call a record: its target URI, else its offset."""
-    target = _target(record)
-    return f"{file}#{target}" if target else f"{file}@{offset}"
-
-
-def _header(record: Any, name: str) -> str | None:
-    """A WARC header's value, stripped; None when it is absent or empty."""
-    value = record.rec_headers.get_header(name)
-    return None if value is None else (str(value).strip() or None)
-
-
-def _origin(record: Any, file: str, offset: int | None, length: int | None) -> Origin:
-    """Where the record is stored. An ARC record has no ID (:class:`_ArcHeaders`), and its
-    archive-date is the WARC-Date warcio wrote from it (``20080430204825`` as
-    ``2008-04-30T20:48:25Z``)."""
-    record_id = _header(record, "WARC-Record-ID")
-    return Origin(file, offset, length, record_id, _header(record, "WARC-Date"))
-
-
 def _located(
     entries: list[Entry], record: Any, file: str, offset: int, form: _Form, length: int | None
 ) -> list[Entry]:
     """The record's entries, its documents given its :class:`Origin` (an offset only where
     the stream is the file as stored)."""
-    origin = _origin(record, file, offset if form.stored else None, length)
+    origin = record_origin(record, file, offset if form.stored else None, length)
     return [replace(one, origin=origin) if isinstance(one, Part) else one for one in entries]
 
 
@@ -210,7 +172,7 @@ def _with_origin(
     """
     length: int | None = None
     late: BaseException | None = None
-    if form.stored and not records.damage_met and not any(map(_is_cut, entries)):
+    if form.stored and not records.damage_met and not any(map(is_cut, entries)):
         try:
             length = records.get_record_length()
         except _READ_ERRORS as exc:
@@ -220,101 +182,33 @@ def _with_origin(
     return _located(entries, record, file, offset, form, length), late
 
 
-def _record_entries(record: Any, file: str, offset: int) -> Iterator[Entry]:
-    target = _target(record)
-    name = _record_name(record, file, offset)
-    rec_type = record.rec_type or "untyped"
-    # None when the header ends before its Content-Length (or in the middle of its value)
-    length_field = str(record.rec_headers.get_header("Content-Length") or "").strip()
-    declared = record.length if length_field.isdigit() else None
-    if rec_type not in ("response", "resource"):
-        size = _drain(record.raw_stream)
-        if declared is not None and size >= declared:
-            yield Skipped(name, f"{rec_type} record")
-    else:
-        head = record.raw_stream.read(_HEAD_BYTES)
-        skipped = _not_html(record, rec_type, head, name, target)
-        if skipped is not None:
-            # Only the head was needed: the body is drained, never held (a 200 MB video
-            # record costs 64 KiB of memory, not 200 MB).
-            size = len(head) + _drain(record.raw_stream)
-            if declared is not None and size >= declared:
-                yield skipped
-        else:
-            block = head + record.raw_stream.read(MAX_RECORD_BYTES + 1 - len(head))
-            size = len(block)
-            if size > MAX_RECORD_BYTES:
-                yield InputError(
-                    f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset
-                )
+class _Trailers:
+    """The records warcio found not followed by their empty lines: it counts one (in
+    ``err_count``) while it looks for the next record, so the record meant is the one read
+    before, ``previous``. Each is said once, by :meth:`errors`."""
+
+    def __init__(self, records: _Records, warc: bool) -> None:
+        self.records = records
+        self.warc = warc
+        self.seen = 0  # warcio's count when last said
+        self.previous: tuple[str, int] | None = None  # the last record's name and offset
+
+    def pending(self) -> bool:
+        return bool(self.records.err_count > self.seen)
+
+    def errors(self) -> Iterator[InputError]:
+        if self.pending() and self.previous is not None:
+            self.seen = self.records.err_count
+            if not self.warc:
+                # An ARC record's trailing newline is missing (webarchive-discovery's
+                # IAH-...-blackbook-truncated.arc: each header line follows the record before
+                # it directly; its .arc.gz, one member per record, reads clean). warcio found
+                # the next header right there, so the length was right and nothing is lost.
                 return
-            try:
-                for entry in _page(record, rec_type, block, name, target):
-                    if isinstance(entry, InputError) and entry.offset is None:
-                        entry = InputError(entry.message, name, offset)  # a body's damage
-                    yield entry
-            except InputError as exc:
-                if declared is not None and size >= declared:
-                    # what is left of a cut record need not parse: then the cut is the error
-                    yield InputError(exc.message, name, offset)
-    if declared is None:
-        yield InputError(
-            f"record with an invalid length {length_field!r}"
-            if length_field
-            else "record cut short inside its header, before Content-Length (file truncated?)",
-            name,
-            offset,
-        )
-    elif size < declared:
-        yield InputError(
-            f"record cut short: {size} of its {declared} bytes (file truncated?)", name, offset
-        )
-
-
-# What is read of a response or resource record before deciding whether to keep its body: the
-# HTTP head (status line and headers) of nearly every response fits.
-_HEAD_BYTES = 64 << 10
-
-
-def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -> Entry | None:
-    """The entry for a record that holds no HTML, decided from its first bytes; else None.
-
-    The same decisions as :func:`_page` (and ``response_part``) where they need no body: a
-    media type that is neither HTML nor unknown (unknown types are sniffed, from the body).
-    """
-    if rec_type == "response":
-        if head.lstrip()[:5] != b"HTTP/" or (b"\r\n\r\n" not in head and b"\n\n" not in head):
-            return None  # no status line, or a head longer than the peek: read it all
-        try:
-            response = parse_response(head)
-        except InputError:
-            return None
-        essence, _ = media_type(response.headers)
-        if may_be_document(essence):
-            return None
-        # a bodiless Part when the headers carry links, else Skipped
-        return response_part(replace(response, body=b""), name, target or None)[0]
-    kind, _ = media_type([("Content-Type", record.content_type or "")])
-    if may_be_document(kind):
-        return None
-    return Skipped(name, f"not HTML ({kind})")
-
-
-def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> list[Entry]:
-    """The document a response or resource record holds, or why it holds none; and the
-    error when its body did not decode whole."""
-    if rec_type == "response":
-        if block.lstrip()[:5] == b"HTTP/":
-            part, damage = response_part(parse_response(block), name, target or None)
-            return [part] if damage is None else [part, damage]
-        if not target.lower().startswith(("http:", "https:")):
-            return [Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")]
-        raise InputError("response record without an HTTP status line")
-    kind, charset = media_type([("Content-Type", record.content_type or "")])
-    doctype = document_type(kind, block)
-    if doctype is not None:
-        return [Part(name, block, charset, target or None, doctype=doctype)]
-    return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
+            yield InputError(
+                "record not followed by an empty line: its Content-Length is probably wrong",
+                *self.previous,
+            )
 
 
 def _segment(
@@ -323,27 +217,8 @@ def _segment(
     """The entries of the records from where ``window`` is, after the first ``skip``, up to
     the end of the file (None) or to the first damage warcio cannot read past."""
     records = _Records(window, form.warc, form.gzipped)
+    trailers = _Trailers(records, form.warc)
     count = 0
-    errors_seen = 0
-    previous: tuple[str, int] | None = None  # the last record's name and offset
-
-    def wrong_length() -> Iterator[InputError]:
-        # warcio counts, while it looks for the next record, a record that was not followed
-        # by its empty lines: the one read before.
-        nonlocal errors_seen
-        if records.err_count > errors_seen and previous is not None:
-            errors_seen = records.err_count
-            if not form.warc:
-                # An ARC record's trailing newline is missing (webarchive-discovery's
-                # IAH-...-blackbook-truncated.arc: each header line follows the record before
-                # it directly; its .arc.gz, one member per record, reads clean). warcio found
-                # the next header right there, so the length was right and nothing is lost.
-                return
-            yield InputError(
-                "record not followed by an empty line: its Content-Length is probably wrong",
-                *previous,
-            )
-
     offset = window.tell()
     damaged = False  # the last record's own entries reported damage
     # A .warc.gz record cut short where its gzip member ends is held back until the next
@@ -352,46 +227,31 @@ def _segment(
     held: list[Entry] = []
     try:
         for record in records:
-            yield from wrong_length()
+            yield from trailers.errors()
             yield from held
             held = []
             offset = records.offset
             count += 1
-            entries = list(_record_entries(record, file, offset)) if count > skip else []
+            name = record_name(record, file, offset)
+            entries = list(record_entries(record, name, offset)) if count > skip else []
             damage_met = records.damage_met  # before _with_origin reads to the record's end
             late = None
             if any(isinstance(entry, Part) for entry in entries):
                 entries, late = _with_origin(entries, record, records, file, offset, form)
             damaged = any(isinstance(entry, InputError) for entry in entries)
-            if form.gzipped and not damage_met and any(map(_is_cut, entries)):
+            if form.gzipped and not damage_met and any(map(is_cut, entries)):
                 held = entries
             else:
                 yield from entries
-            name = _record_name(record, file, offset)
             if damage_met:
                 return Damage(offset, offset + 1, damage_met, name)
-            previous = (name, offset)
+            trailers.previous = (name, offset)
             if late is not None:
                 raise late  # as warcio would have, reading to the record's end
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
             raise _NotPerRecordGzip(count) from None
-        whole = _across_members(window, file, form, offset) if held else None
-        yield from held if whole is None else whole
-        if whole is not None:  # read on after it, from the next member that starts a record
-            return Damage(offset, offset + 1, "", file)
-        if records.damage_met:
-            return Damage(records.offset, records.offset + 1, records.damage_met, file)
-        reported = records.err_count > errors_seen
-        yield from wrong_length()
-        # A record read whole but not followed by its empty lines: warcio took the next
-        # record's first line for one of them. The next record may begin inside the block.
-        scan_from = records.offset + 1
-        if reported and previous is not None:
-            scan_from = previous[1] + 1
-            if records.member_info is not None:
-                scan_from = sum(records.member_info)  # the end of its block
-        return Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
+        return (yield from _no_record_here(window, file, form, offset, held, trailers))
     except _READ_ERRORS as exc:
         yield from held
         message = " ".join(str(exc).split()) or type(exc).__name__
@@ -399,8 +259,33 @@ def _segment(
             records.offset, records.offset + 1, f"cannot read the record: {message}", file
         )
     yield from held
-    yield from wrong_length()
+    yield from trailers.errors()
     return (yield from _at_the_end(records, window, file, offset, damaged))
+
+
+def _no_record_here(
+    window: Window, file: str, form: _Form, offset: int, held: list[Entry], trailers: _Trailers
+) -> Generator[Entry, None, Damage]:
+    """Where warcio found no record after the one at ``offset``: that record read across the
+    gzip members after it (when it was ``held``, cut where its member ended), damage met,
+    or a record that was not followed by its empty lines; the damage to read on after."""
+    records = trailers.records
+    whole = _across_members(window, file, form, offset) if held else None
+    yield from held if whole is None else whole
+    if whole is not None:  # read on after it, from the next member that starts a record
+        return Damage(offset, offset + 1, "", file)
+    if records.damage_met:
+        return Damage(records.offset, records.offset + 1, records.damage_met, file)
+    reported = trailers.pending()
+    yield from trailers.errors()
+    # A record read whole but not followed by its empty lines: warcio took the next
+    # record's first line for one of them. The next record may begin inside the block.
+    scan_from = records.offset + 1
+    if reported and trailers.previous is not None:
+        scan_from = trailers.previous[1] + 1
+        if records.member_info is not None:
+            scan_from = sum(records.member_info)  # the end of its block
+    return Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
 
 
 def _at_the_end(
@@ -428,10 +313,6 @@ def _at_the_end(
     return None
 
 
-def _is_cut(entry: Entry) -> bool:
-    return isinstance(entry, InputError) and entry.message.startswith("record cut short")
-
-
 def _across_members(window: Window, file: str, form: _Form, offset: int) -> list[Entry] | None:
     """The record at ``offset`` read through the gzip members that follow it as one stream,
     with an error saying so; None when it is not whole that way either."""
@@ -440,14 +321,14 @@ def _across_members(window: Window, file: str, form: _Form, offset: int) -> list
     stream = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
     try:
         record = next(iter(_Records(Window(stream), form.warc, gzipped=False)))
-        entries = list(_record_entries(record, file, offset))
+        name = record_name(record, file, offset)
+        entries = list(record_entries(record, name, offset))
     except (*_READ_ERRORS, StopIteration):
         return None
-    if any(map(_is_cut, entries)):
+    if any(map(is_cut, entries)):
         return None
     # its offset, the first member's; no length: the record is in no one member
     entries = _located(entries, record, file, offset, form, None)
-    name = _record_name(record, file, offset)
     split = InputError(
         "record split over gzip members (one per record expected): read across them", name, offset
     )
