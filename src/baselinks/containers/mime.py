@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from email import errors as email_errors
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
@@ -166,6 +167,21 @@ class _Section(NamedTuple):
 _MESSAGE = _Section()  # the whole message
 
 
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where an entity is in its message, as the walk hands it down."""
+
+    locations: tuple[str, ...] = ()  # the base headers around it, outermost entity first
+    index: str = ""  # its document label's part index ("2.1"; "" for the message)
+    depth: int = 0  # how deep it is nested
+    done: frozenset[str] = frozenset()  # the repairs ("headers", "boundary") that made it
+    section: _Section = _MESSAGE  # its part number as IMAP gives it
+
+    def child(self, index: str, section: _Section) -> _Place:
+        """A part of this entity: one level deeper, nothing repaired yet."""
+        return _Place(self.locations, index, self.depth + 1, frozenset(), section)
+
+
 class _Walker:
     def __init__(self, file: str, retrieval: str | None) -> None:
         self.file = file
@@ -177,41 +193,32 @@ class _Walker:
             return f"{self.file}#{_WHITESPACE.sub('', str(location))}"
         return f"{self.file}#part-{index}" if index else self.file
 
-    def walk(
-        self,
-        entity: Message,
-        locations: tuple[str, ...],
-        index: str,
-        depth: int,
-        done: frozenset[str] = frozenset(),
-        section: _Section = _MESSAGE,
-    ) -> Iterator[Entry]:
-        """The documents of ``entity`` and its parts. ``done``: the repairs ("headers",
-        "boundary") that made ``entity``, a re-parse of a damaged one; none is made twice.
-        ``section``: its part number (IMAP's; ``index`` is the document label's)."""
-        name = self.label(entity, index)
-        if depth > MAX_MIME_DEPTH:
+    def walk(self, entity: Message, place: _Place) -> Iterator[Entry]:
+        """The documents of ``entity`` and its parts. ``place.done``: the repairs that made
+        ``entity``, a re-parse of a damaged one; none is made twice."""
+        name = self.label(entity, place.index)
+        if place.depth > MAX_MIME_DEPTH:
             yield InputError(f"MIME entities nested deeper than {MAX_MIME_DEPTH}: not read", name)
             return
         defects = {type(d) for d in entity.defects}
-        if email_errors.MissingHeaderBodySeparatorDefect in defects and "headers" not in done:
+        if email_errors.MissingHeaderBodySeparatorDefect in defects and "headers" not in place.done:
             # before its base header is taken: the re-parse has it too
-            yield from self.repair_headers(entity, locations, index, depth, done, section)
+            yield from self.repair_headers(entity, place)
             return
         own = base_header(entity)
         if own is not None:
-            locations = (*locations, own)
-        if defects & _NO_BOUNDARY and "boundary" not in done:
-            yield from self.repair_boundary(entity, locations, index, depth, done, section)
+            place = replace(place, locations=(*place.locations, own))
+        if defects & _NO_BOUNDARY and "boundary" not in place.done:
+            yield from self.repair_boundary(entity, place)
             return
         if entity.is_multipart():
             payload = entity.get_payload()
             assert isinstance(payload, list)
             message = entity.get_content_maintype() == "message"
             for number, sub in enumerate(payload, 1):
-                label = f"{index}.{number}".lstrip(".")
-                inner = section.inner() if message else section.part(number)
-                yield from self.walk(sub, locations, label, depth + 1, frozenset(), inner)
+                label = f"{place.index}.{number}".lstrip(".")
+                inner = place.section.inner() if message else place.section.part(number)
+                yield from self.walk(sub, place.child(label, inner))
             if email_errors.CloseBoundaryNotFoundDefect in defects:
                 yield InputError(
                     "the message ends before its closing MIME boundary: the last part may be "
@@ -230,23 +237,15 @@ class _Walker:
                 body if isinstance(body, bytes) else b"",
                 entity.get_content_charset(),
                 self.retrieval,
-                locations,
+                place.locations,
                 doctype=doctype,
-                origin=Origin(self.file, part=section.path()),
+                origin=Origin(self.file, part=place.section.path()),
             )
             lost = sorted({_LOSSY[type(d)] for d in entity.defects if type(d) in _LOSSY})
             if lost:
                 yield InputError("; ".join(lost) + ": what decoded was read", name)
 
-    def repair_headers(
-        self,
-        entity: Message,
-        locations: tuple[str, ...],
-        index: str,
-        depth: int,
-        done: frozenset[str],
-        section: _Section,
-    ) -> Iterator[Entry]:
+    def repair_headers(self, entity: Message, place: _Place) -> Iterator[Entry]:
         """A header line that is no header (no colon): the parser ends the headers there and
         takes the ones after it (a Content-Type, a Content-Location) for the body (Blink
         writes such a line for a title with a line break, mhtml2html's portfolio.mhtml).
@@ -255,8 +254,8 @@ class _Walker:
         documents. A delimiter line (``--boundary``) right after the headers is only a
         missing empty line: the body starts there, as the parser took it.
         """
-        name = self.label(entity, index)
-        done |= {"headers"}
+        name = self.label(entity, place.index)
+        place = replace(place, done=place.done | {"headers"})
         body = _payload_bytes(entity)
         end = _BLANK_LINE.search(body)
         head, rest = (body[: end.start()], body[end.start() :]) if end else (body, b"")
@@ -269,7 +268,7 @@ class _Walker:
                 yield InputError(
                     "MIME header line without a colon: the headers after it were not read", name
                 )
-            yield from self.walk(entity, locations, index, depth, done, section)
+            yield from self.walk(entity, place)
             return
         own = b"".join(
             f"{key}: {value}\r\n".encode("utf-8", "surrogateescape")
@@ -284,17 +283,9 @@ class _Walker:
                 f"MIME header line without a colon, {line!r}: skipped, the headers after it read",
                 name,
             )
-        yield from self.walk(repaired, locations, index, depth, done, section)
+        yield from self.walk(repaired, place)
 
-    def repair_boundary(
-        self,
-        entity: Message,
-        locations: tuple[str, ...],
-        index: str,
-        depth: int,
-        done: frozenset[str],
-        section: _Section,
-    ) -> Iterator[Entry]:
+    def repair_boundary(self, entity: Message, place: _Place) -> Iterator[Entry]:
         """A multipart whose boundary the parser could not use: find the one the body uses.
 
         First the Content-Type's boundary read as mail clients read it (an unquoted value with
@@ -302,8 +293,8 @@ class _Walker:
         client reads it whole): that is no damage. Else the first delimiter line of the body,
         reported. Else the body is read as one part, reported.
         """
-        name = self.label(entity, index)
-        done |= {"boundary"}
+        name = self.label(entity, place.index)
+        place = replace(place, done=place.done | {"boundary"})
         body = _payload_bytes(entity)
         declared = entity.get_boundary()
         lenient = _lenient_boundary(entity)
@@ -313,7 +304,7 @@ class _Walker:
             and b"\n--" + lenient in b"\n" + body
         ):
             repaired = _reparse(entity, lenient, body)
-            yield from self.walk(repaired, locations, index, depth, done, section)
+            yield from self.walk(repaired, place)
             return
         found = _first_delimiter(body)
         if found is not None:
@@ -326,14 +317,14 @@ class _Walker:
                 f"{what}: using the first delimiter line's, {found.decode('latin-1')!r}", name
             )
             repaired = _reparse(entity, found, body)
-            yield from self.walk(repaired, locations, index, depth, done, section)
+            yield from self.walk(repaired, place)
             return
         yield InputError(
             f"MIME boundary {declared!r} never occurs: the body was read as a single part", name
         )
         inner = _parse(body.lstrip(b"\r\n"))  # blank lines before the part's headers
-        label = f"{index}.1".lstrip(".")
-        yield from self.walk(inner, locations, label, depth + 1, frozenset(), section.part(1))
+        label = f"{place.index}.1".lstrip(".")
+        yield from self.walk(inner, place.child(label, place.section.part(1)))
 
 
 _NO_BOUNDARY = {email_errors.NoBoundaryInMultipartDefect, email_errors.StartBoundaryNotFoundDefect}
@@ -396,6 +387,6 @@ def iter_parts(data: bytes, name: str, retrieval: str | None) -> Iterator[Entry]
         snapshot = message.get("snapshot-content-location")
         retrieval = str(snapshot).strip() if snapshot else None
     try:
-        yield from _Walker(name, retrieval).walk(message, (), "", 0)
+        yield from _Walker(name, retrieval).walk(message, _Place())
     except RecursionError:
         yield InputError("MIME entities nested too deep to walk", name)
