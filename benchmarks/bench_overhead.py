@@ -39,7 +39,8 @@ from typing import Any
 
 from lxml import etree
 
-from baselinks import Link, Source, iter_links
+from baselinks import Link, iter_links
+from baselinks.batch import Source
 from baselinks.cli import main as cli_main
 from baselinks.containers import Part, iter_entries
 from baselinks.write import FORMATS

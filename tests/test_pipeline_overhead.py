@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from baselinks import InputError, extract_links
 from baselinks import containers as containers_module
+from baselinks.containers import mime as mime_module
 from baselinks.diagnose import mentions_saved_folder, saved_copy
 
 URL = "http://e.example/dir/page.html"
@@ -109,3 +110,35 @@ def test_saved_copies_with_a_folder_in_upper_case_are_marked(tmp_path: Path) -> 
     page.write_bytes(b'<a href="Page_FILES/a.png">x</a><a href="other/b.png">y</a>')
     marked = [(link.raw, "saved-copy" in link.problems) for link in extract_links(page)]
     assert marked == [("Page_FILES/a.png", True), ("other/b.png", False)]
+
+
+def _message(content_type: str, location: str) -> bytes:
+    return (
+        f"MIME-Version: 1.0\r\nContent-Type: {content_type}\r\n"
+        f"Content-Location: {location}\r\n\r\n<a href=b.html>b</a>"
+    ).encode()
+
+
+def test_a_mime_header_is_parsed_once_per_value_the_answers_the_same() -> None:
+    """The parser and the walker read an entity's Content-Type a dozen times: each value is
+    parsed into its header object once, and kept in a bounded cache."""
+    mime_module._fetched.cache_clear()
+    message = _message("text/html; charset=utf-8", "http://e.example/dir/a.html")
+    first = [(link.url, link.base) for link in extract_links(message)]
+    assert first == [("http://e.example/dir/b.html", "http://e.example/dir/a.html")]
+    assert mime_module._fetched.cache_info().hits > 0
+    mime_module._fetched.cache_clear()
+    assert [(link.url, link.base) for link in extract_links(message)] == first
+
+
+def test_the_mime_header_cache_is_bounded_and_keeps_no_long_value() -> None:
+    mime_module._fetched.cache_clear()
+    for n in range(600):
+        extract_links(_message("text/html", f"http://e.example/{n}.html"))
+    assert mime_module._fetched.cache_info().currsize == 512
+    sizes = []
+    for location in ("http://e.example/a.html", "http://e.example/" + "x" * 1100 + ".html"):
+        mime_module._fetched.cache_clear()
+        assert [link.base for link in extract_links(_message("text/html", location))] == [location]
+        sizes.append(mime_module._fetched.cache_info().currsize)
+    assert sizes[1] == sizes[0] - 1  # the long Content-Location was read, not kept
