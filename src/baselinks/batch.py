@@ -112,6 +112,8 @@ def _special(path: str | os.PathLike[str]) -> str | None:
     mode = os.stat(path).st_mode
     if stat.S_ISREG(mode):
         return None
+    if stat.S_ISDIR(mode) and os.path.islink(path):
+        return _LINKED_DIRECTORY
     for test, kind in _SPECIAL:
         if test(mode):
             return kind
@@ -138,12 +140,19 @@ def _label(source: Source, name: str | None) -> str:
     return display_name(str(getattr(source, "name", "-")))
 
 
+# What a directory walk (the command line's) meets in place of a symbolic link to a directory,
+# which it does not follow: skipped and counted by this reason.
+_LINKED_DIRECTORY = "symbolic link to a directory"
+
+
 def _open(source: Source, label: str, named: bool) -> tuple[BinaryIO, str] | Skipped:
     if isinstance(source, bytes | bytearray | memoryview):
         return io.BytesIO(bytes(source)), label
     if isinstance(source, str | os.PathLike):
         # Named, any file is read as a stream: a FIFO, `<(zcat x.warc.gz)`, /dev/stdin.
         kind = None if named else _special(source)
+        if kind == _LINKED_DIRECTORY:
+            return Skipped(label, f"{kind} (not followed)")
         if kind is not None:
             return Skipped(label, f"not a regular file ({kind})")
         return open(source, "rb"), label

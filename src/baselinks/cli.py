@@ -69,10 +69,13 @@ def _inputs(
             continue
         path = Path(given)
         if is_directory(given):
-            # Symlinked directories are not followed (no loops); files are read in name order.
+            # Files are read in name order. A symbolic link to a directory is not followed, as
+            # `grep -r`, `find` and ripgrep do not follow one (no loop, no page read twice, no
+            # walk out of the tree), but given in its place to be skipped, and counted so.
             for root, dirs, files in os.walk(path, onerror=unlisted):
                 dirs.sort()
-                for file in sorted(files):
+                linked = [name for name in dirs if os.path.islink(os.path.join(root, name))]
+                for file in sorted(files + linked):
                     found = os.path.join(root, file)
                     url = None
                     if root_url is not None:
