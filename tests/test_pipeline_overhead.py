@@ -5,6 +5,7 @@ folder. Each shortcut gives the answers the long way gives."""
 from __future__ import annotations
 
 import gzip
+from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from baselinks import InputError, extract_links
 from baselinks import containers as containers_module
+from baselinks.containers import httpmsg
 from baselinks.containers import mime as mime_module
 from baselinks.diagnose import mentions_saved_folder, saved_copy
 
@@ -142,3 +144,27 @@ def test_the_mime_header_cache_is_bounded_and_keeps_no_long_value() -> None:
         assert [link.base for link in extract_links(_message("text/html", location))] == [location]
         sizes.append(mime_module._fetched.cache_info().currsize)
     assert sizes[1] == sizes[0] - 1  # the long Content-Location was read, not kept
+
+
+def _head_end_scanning_all(data: bytes) -> tuple[int, int]:
+    """httpmsg._head_end as it was, each pair looked for in all of ``data``."""
+    crlf, lf = data.find(b"\r\n\r\n"), data.find(b"\n\n")
+    if crlf >= 0 and (lf < 0 or crlf < lf):
+        return crlf, crlf + 4
+    if lf >= 0:
+        return lf, lf + 2
+    return len(data), len(data)
+
+
+@given(st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"a", b": "]), max_size=30))
+def test_the_head_ends_where_it_did_when_both_pairs_were_looked_for_everywhere(
+    pieces: list[bytes],
+) -> None:
+    data = b"".join(pieces)
+    assert httpmsg._head_end(data) == _head_end_scanning_all(data)
+
+
+def test_a_response_head_alone_has_no_body() -> None:
+    data = b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG..."
+    head = httpmsg.parse_response(data, with_body=False)
+    assert head == replace(httpmsg.parse_response(data), body=b"")

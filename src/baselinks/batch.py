@@ -106,6 +106,11 @@ def display_name(name: str) -> str:
     return name
 
 
+# What a directory walk (the command line's) meets in place of a symbolic link to a directory,
+# which it does not follow: skipped and counted by this reason.
+_LINKED_DIRECTORY = "symbolic link to a directory"
+
+
 def _special(path: str | os.PathLike[str]) -> str | None:
     """What a path found in a directory walk is when it is no regular file (never opened: a
     FIFO would wait for a writer forever, a device may do anything when opened), else None."""
@@ -138,11 +143,6 @@ def _label(source: Source, name: str | None) -> str:
     if isinstance(source, str | os.PathLike):
         return display_name(os.fspath(source))
     return display_name(str(getattr(source, "name", "-")))
-
-
-# What a directory walk (the command line's) meets in place of a symbolic link to a directory,
-# which it does not follow: skipped and counted by this reason.
-_LINKED_DIRECTORY = "symbolic link to a directory"
 
 
 def _open(source: Source, label: str, named: bool) -> tuple[BinaryIO, str] | Skipped:

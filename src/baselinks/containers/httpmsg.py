@@ -78,7 +78,9 @@ def as_pairs(
 def _head_end(data: bytes) -> tuple[int, int]:
     """(end of the head, start of the body): the first empty line, CRLF or bare LF."""
     crlf = data.find(b"\r\n\r\n")
-    lf = data.find(b"\n\n")
+    # a bare LF pair ends the head only before the first CRLF pair: not looked for past it
+    # (a record's head is read with 64 KiB of its body: most of that is never scanned)
+    lf = data.find(b"\n\n", 0, len(data) if crlf < 0 else crlf + 1)
     if crlf >= 0 and (lf < 0 or crlf < lf):
         return crlf, crlf + 4
     if lf >= 0:
@@ -106,15 +108,16 @@ def parse_headers(block: bytes) -> tuple[tuple[str, str], ...]:
     return tuple((name, " ".join(pieces)) for name, pieces in headers)
 
 
-def parse_response(data: bytes) -> Response:
-    """Split a raw HTTP response. Raises :class:`InputError` when there is no status line."""
+def parse_response(data: bytes, with_body: bool = True) -> Response:
+    """Split a raw HTTP response. Raises :class:`InputError` when there is no status line.
+    ``with_body=False``: its head alone, the body ``b""`` (not copied out)."""
     end, body = _head_end(data)
     head = data[:end]
     first, _, rest = head.partition(b"\n")
     match = _STATUS_LINE.match(first.lstrip())
     if match is None:
         raise InputError(f"not an HTTP response: status line {first[:60]!r}", offset=0)
-    return Response(int(match.group(1)), parse_headers(rest), data[body:])
+    return Response(int(match.group(1)), parse_headers(rest), data[body:] if with_body else b"")
 
 
 def media_type(headers: Iterable[tuple[str, str]]) -> tuple[str, str | None]:

@@ -15,7 +15,6 @@ warcio is not imported here: a record is what its iterator yields, read by attri
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from ..errors import InputError
@@ -129,14 +128,14 @@ def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -
         if head.lstrip()[:5] != b"HTTP/" or (b"\r\n\r\n" not in head and b"\n\n" not in head):
             return None  # no status line, or a head longer than the peek: read it all
         try:
-            response = parse_response(head)
+            response = parse_response(head, with_body=False)
         except InputError:
             return None
         essence, _ = media_type(response.headers)
         if may_be_document(essence):
             return None
         # a bodiless Part when the headers carry links, else Skipped
-        return response_part(replace(response, body=b""), name, target or None)[0]
+        return response_part(response, name, target or None)[0]
     kind, _ = media_type([("Content-Type", record.content_type or "")])
     if may_be_document(kind):
         return None
