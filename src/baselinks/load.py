@@ -22,7 +22,7 @@ from typing import Any
 from lxml import etree
 
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode
-from .tokens import PARSER_RAW_TEXT, flatten, late_tags, skip, tags
+from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, skip, tags
 
 __all__ = ["Document", "Loadable", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
 
@@ -60,14 +60,20 @@ def _ends_the_page(data: bytes, start: int) -> bool:
     return True
 
 
-def _blank_html_end_tags(data: bytes) -> bytes:
+# What the scan below passes over in C: every tag but "</html" and those that change its state.
+_END_PASSED = passed_over(("plaintext", *PARSER_RAW_TEXT), ("html",))
+
+
+def _blank_html_end_tags(data: bytes, passing: re.Pattern[str] | None = _END_PASSED) -> bytes:
+    """``data`` with each "</html>" end tag blanked (``passing=None``: every tag read step by
+    step, the reference the default is tested against)."""
     first = _HTML_END_TAG.search(data)
     if first is None or _ends_the_page(data, first.start()):
         return data
     # Latin-1 maps each byte to one character: the scanner's positions are the bytes'. Its
     # raw-text elements are libxml2's (noscript is markup there: an end tag in it stops it).
     parts, done = [], 0
-    for name, _, start, end in tags(data.decode("latin-1"), PARSER_RAW_TEXT, ()):
+    for name, _, start, end in tags(data.decode("latin-1"), PARSER_RAW_TEXT, (), passing):
         if name == "/html":
             parts += [data[done:start], re.sub(rb"[^\n]", b" ", data[start:end])]
             done = end
