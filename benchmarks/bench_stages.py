@@ -72,7 +72,7 @@ def stages(docs: Docs) -> dict[str, float]:
         now = time.perf_counter()
         seconds["load"] += now - clock
         clock = now
-        retrieval = written_base(retrieval_base(url, document.text), MODE)
+        retrieval = written_base(retrieval_base(url, document.content), MODE)
         fallback = encapsulating_base((), retrieval, MODE)
         linker = Linker(
             establish_base(document.tree, fallback, MODE, None), MODE, "-", None, fallback

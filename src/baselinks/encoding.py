@@ -34,10 +34,12 @@ __all__ = [
     "Decoded",
     "browser_encoding",
     "decode",
+    "decode_as",
     "lookup",
     "prescan",
     "prescan_reference",
     "query_codec",
+    "sniff",
 ]
 
 _WHITESPACE = b"\t\n\x0c\r "
@@ -65,7 +67,7 @@ def _codec(name: str) -> str:
     return "windows-1252" if found is None or name == "x-user-defined" else found.codec_info.name
 
 
-def browser_encoding(encoding: str, source: str, text: str) -> str:
+def browser_encoding(encoding: str, source: str, text: str | bytes) -> str:
     """The encoding a browser gives a document we decoded as ``encoding`` (found by ``source``),
     for what depends on it beyond decoding: the queries of its URLs.
 
@@ -73,7 +75,8 @@ def browser_encoding(encoding: str, source: str, text: str) -> str:
     reads it as UTF-8 (the text is the same in any ASCII-compatible encoding); a browser takes
     its locale's default, windows-1252 for most locales (HTML #determining-the-character-
     encoding, step 9's suggested defaults; what headless Chromium did on the pages of issue 19),
-    and a ``&#255;`` in a query is then sent as ``%FF``, not ``%C3%BF``.
+    and a ``&#255;`` in a query is then sent as ``%FF``, not ``%C3%BF``. ``text`` may be the
+    UTF-8 bytes the text decodes from (load.Document.content): all ASCII if the text is.
     """
     if source == "utf-8-detected" and text.isascii():
         return "windows-1252"
@@ -110,23 +113,42 @@ def _decode(data: bytes, name: str) -> str:
 
 def decode(data: bytes, transport_charset: str | None = None) -> Decoded:
     """Decode ``data`` by the sniffing order above; undecodable bytes become U+FFFD."""
+    return decode_as(data, *sniff(data, transport_charset))
+
+
+def sniff(data: bytes, transport_charset: str | None = None) -> tuple[str, str]:
+    """The encoding the sniffing order above chooses, and the step that chose it, before
+    decoding: ("utf-8", "utf-8-detected") is step 4's guess, which holds if ``data`` is valid
+    UTF-8 (else windows-1252, "default": :func:`decode_as` tells)."""
     for bom, name in _BOMS:
         if data.startswith(bom):
-            return Decoded(data[len(bom) :].decode(_codec(name), "replace"), name, "bom")
+            return name, "bom"
     if transport_charset:
         transport = lookup(transport_charset)
         if transport is not None:
-            return Decoded(_decode(data, transport), transport, "transport")
+            return transport, "transport"
     declared = prescan(data)
     if declared is not None:
-        return Decoded(_decode(data, declared), declared, "meta")
+        return declared, "meta"
     utf16 = _utf16_without_bom(data)
     if utf16 is not None:
-        return Decoded(data.decode(utf16, "replace"), utf16, "utf-16-detected")
-    try:
-        return Decoded(data.decode("utf-8"), "utf-8", "utf-8-detected")
-    except UnicodeDecodeError:
-        return Decoded(data.decode("windows-1252", "replace"), "windows-1252", "default")
+        return utf16, "utf-16-detected"
+    return "utf-8", "utf-8-detected"
+
+
+def decode_as(data: bytes, encoding: str, source: str) -> Decoded:
+    """``data`` decoded as :func:`sniff` chose."""
+    if source == "bom":
+        bom = next(bom for bom, name in _BOMS if name == encoding)
+        return Decoded(data[len(bom) :].decode(_codec(encoding), "replace"), encoding, source)
+    if source == "utf-16-detected":
+        return Decoded(data.decode(encoding, "replace"), encoding, source)
+    if source == "utf-8-detected":
+        try:
+            return Decoded(data.decode("utf-8"), "utf-8", source)
+        except UnicodeDecodeError:
+            return Decoded(data.decode("windows-1252", "replace"), "windows-1252", "default")
+    return Decoded(_decode(data, encoding), encoding, source)
 
 
 def _utf16_without_bom(data: bytes) -> str | None:
