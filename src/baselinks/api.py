@@ -85,7 +85,7 @@ def _document_links(
     # whatwg mode: a query's non-ASCII in the document's encoding as a browser chose it (None:
     # UTF-8); an ASCII-only page that declares nothing is windows-1252 there
     codec = (
-        query_codec(browser_encoding(document.encoding, document.encoding_source, document.text))
+        query_codec(browser_encoding(document.encoding, document.encoding_source, document.content))
         if resolver_class(mode).query_in_document_encoding
         else None
     )
@@ -180,7 +180,7 @@ def _part_links(
     not be read ("" when all of it was)."""
     load = LOADERS[part.doctype]
     document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
-    retrieval = retrieval_base(part.retrieval, document.text if document else "")
+    retrieval = retrieval_base(part.retrieval, document.content if document else "")
     retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
     links: list[Link] = []
     unread: list[str] = []

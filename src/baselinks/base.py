@@ -74,8 +74,16 @@ _SAVED_FROM = re.compile(r"<!--\s*saved from url=\((\d{4})\)")
 _NOT_A_RETRIEVAL_URL = ("about:",)
 
 
-def saved_from_url(text: str) -> str | None:
-    """The URL of a ``<!-- saved from url=(NNNN)URL -->`` comment near the top, if any."""
+# What of a document the search reads: the comment within the first 4096 characters, the URL
+# after it at most 9999.
+_READ = 4096 + 9999
+
+
+def saved_from_url(text: str | bytes) -> str | None:
+    """The URL of a ``<!-- saved from url=(NNNN)URL -->`` comment near the top, if any.
+    ``text`` may be the valid UTF-8 bytes the text decodes from: their start is decoded."""
+    if isinstance(text, bytes):  # a character is at most 4 bytes; a cut one is left out
+        text = text[: 4 * _READ].decode("utf-8", "ignore")
     match = _SAVED_FROM.search(text, 0, 4096)
     if match is None:
         return None
@@ -86,8 +94,9 @@ def saved_from_url(text: str) -> str | None:
     return url
 
 
-def retrieval_base(url: str | None, text: str = "") -> Base:
+def retrieval_base(url: str | None, text: str | bytes = "") -> Base:
     """RFC 1808 §3.3, else §3.4: the ``url`` given, else a saved-from comment, else empty.
+    ``text``: the document's, or its valid UTF-8 bytes (load.Document.content).
 
     A URL inferred from a file's place in a mirrored site (a :class:`MirroredURL`,
     ``--root-url``) is no URL given: the page's own saved-from comment wins over it.
