@@ -4,9 +4,10 @@
 The scan of every element and attribute is C: an element goes further only if its tag or one
 of its attribute names is in the link-source table (two small hash sets of UTF-8 names), which
 is the pure loop's first test. For those, the loop's body and walk._element_links are repeated
-step for step in Cython, calling the same Python for what each value's syntax needs (srcset,
-CSS, refresh, split_urls), the table's conditions and kind rules, and anchor.anchor_text where
-an anchor's text needs more than a pass over its own nodes. tests/test_compiled.py compares the
+step for step in Cython, calling what each value's syntax needs (srcset and CSS from
+_csyntax.pyx where it is built, else the Python ones; refresh, split_urls), the table's
+conditions and kind rules, and anchor.anchor_text where an anchor's text needs more than a pass
+over its own nodes. tests/test_compiled.py compares the
 two walks record for record on every fixture and on generated documents.
 
 It reads libxml2's node structs (type, name, ns, properties, children, next, parent, line,
@@ -234,11 +235,11 @@ cdef class Scanner:
     cdef object anchor_text
     cdef object split_urls
     cdef object parse_srcset
+    cdef object css_urls
     cdef object other_syntax
-    cdef object text_links
     cdef frozenset _rel_elements
     cdef frozenset _text_elements
-    cdef object URL, URLS, COMMA_URLS, SRCSET
+    cdef object URL, URLS, COMMA_URLS, SRCSET, CSS
     cdef tuple _invalid_srcset
     cdef bint _braced
 
@@ -260,14 +261,15 @@ cdef class Scanner:
         self.anchor_text = names["anchor_text"]
         self.split_urls = names["split_urls"]
         self.parse_srcset = names["parse_srcset"]
+        self.css_urls = names["css_urls"]
         self.other_syntax = names["_other_syntax"]
-        self.text_links = names["_text_links"]
         self._rel_elements = names["REL_ELEMENTS"]
         self._text_elements = names["TEXT_ELEMENTS"]
         self.URL = names["URL"]
         self.URLS = names["URLS"]
         self.COMMA_URLS = names["COMMA_URLS"]
         self.SRCSET = names["SRCSET"]
+        self.CSS = names["CSS"]
         self._invalid_srcset = names["_INVALID_SRCSET"]
         # element.get("{ns}name") reads a namespace, and an HTML attribute may be named so:
         # a table with such a name (attributes=) is left to the pure walk
@@ -385,7 +387,7 @@ cdef class Scanner:
         RawLink = self.RawLink
         if tag in self._text_rows:
             element = cetree.elementFactory(doc, c_node)
-            self.text_links(element, tag, self._text_rows[tag], placed, out)
+            self._text_links(element, tag, self._text_rows[tag], placed, out)
         if tag == self._base_element:
             return 0
         if (not keys or self._link_attrs.isdisjoint(keys)) and tag not in self._always:
@@ -430,13 +432,30 @@ cdef class Scanner:
             elif syntax == self.URLS or syntax == self.COMMA_URLS:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
                 for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
-                    out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
+                    link = (token, tag, attr, kind, line, text, rel, codebase, codes, False)
+                    out.append(new(RawLink, link))
             elif syntax == self.SRCSET:
-                for candidate in self.parse_srcset(value):
-                    found = codes if candidate.valid else self._invalid_srcset + codes
-                    out.append(RawLink(candidate.url, tag, attr, kind, line, "", rel, None, found))
+                for url, _, valid in self.parse_srcset(value):
+                    found = codes if valid else self._invalid_srcset + codes
+                    link = (url, tag, attr, kind, line, "", rel, None, found, False)
+                    out.append(new(RawLink, link))
+            elif syntax == self.CSS:
+                for url, _, _ in self.css_urls(value):
+                    out.append(new(RawLink, (url, tag, attr, kind, line, "", "", None, codes, False)))
             else:
                 self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
+        return 0
+
+    cdef int _text_links(
+        self, element, str tag, source, tuple placed, list out
+    ) except -1:
+        # walk._text_links (a <style>'s text), calling this walk's css_urls
+        codes = ((source.problem,) if source.problem else ()) + placed
+        base_line = element.sourceline or 1
+        kind = source.kind
+        for url, syntax, line in self.css_urls(element.text or ""):
+            link = (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False)
+            out.append(tuple.__new__(self.RawLink, link))
         return 0
 
     cdef long _above(self, xmlNode* c_node) noexcept:
