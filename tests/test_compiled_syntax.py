@@ -129,6 +129,8 @@ _MORE_CSS = [
 @example("@import/**/'i.css';a{b:url(c)}")
 @example("\u0130mage-set('x' 1x)")
 @example("p{background:u\u212al(x)}")
+@example("a{b:-web\u212ait-image-set('k.png' 1x)}")  # the Kelvin sign lowers to "k"
+@example("a{b:\u00e9url(x) \u00e9-image-set('y' 1x)}")
 def test_generated_css(text: str) -> None:
     _same_css(text)
 

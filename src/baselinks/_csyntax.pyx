@@ -24,7 +24,7 @@ from baselinks.css import (
     _URL_REST,
     CSSURL,
     _escape_names_something,
-    _function_before,
+    _function_before as _py_function_before,
     _string_value,
     css_urls_tinycss2,
 )
@@ -66,6 +66,58 @@ cdef enum:
     NONE = 0
     IMAGE_SET = 1  # a URL (image-set("a.png" 1x))
     URL = 2  # the URL of the url() or src() it is in, the first one only
+
+
+# what css._function_before's role names
+cdef enum:
+    NO_FUNCTION = 0
+    URL_FUNCTION = 1  # url(
+    SRC_FUNCTION = 2  # src(
+    IMAGE_SET_FUNCTION = 3  # image-set(, -webkit-image-set(
+
+_ROLES = {"": NO_FUNCTION, "url": URL_FUNCTION, "src": SRC_FUNCTION, "image-set": IMAGE_SET_FUNCTION}
+
+
+cdef inline bint _name_char(Py_UCS4 c) noexcept:
+    # css._NAME_CHAR: [\w\-\u0080-\U0010ffff], whose ASCII part is letters, digits, "_", "-"
+    return (
+        c >= 128 or c == u"_" or c == u"-" or u"0" <= c <= u"9" or u"a" <= _lower(c) <= u"z"
+    )
+
+
+cdef int _function_before(_Text t, str css, Py_ssize_t paren, Py_ssize_t* name_start) except -1:
+    """css._function_before(css, paren): the role of the function whose "(" is at ``paren``,
+    and where its name starts (``name_start``). A name with a character past ASCII is asked
+    of css.py itself (its str.lower() is Unicode's: the Kelvin sign lowers to "k")."""
+    cdef Py_ssize_t limit = paren - 18 if paren > 18 else 0  # the window: _LONGEST_FUNCTION + 1
+    cdef Py_ssize_t start = paren
+    cdef Py_ssize_t length
+    cdef Py_UCS4 c
+    cdef int role_code = NO_FUNCTION
+    while start > limit:
+        c = _at(t, start - 1)
+        if c >= 128:
+            role, found = _py_function_before(css, paren)
+            name_start[0] = found
+            return _ROLES[role]
+        if not _name_char(c):
+            break
+        start -= 1
+    name_start[0] = start
+    length = paren - start
+    if length == 3 and _word_at(t, start, "url"):
+        role_code = URL_FUNCTION
+    elif length == 3 and _word_at(t, start, "src"):
+        role_code = SRC_FUNCTION
+    elif length == 9 and _word_at(t, start, "image-set"):
+        role_code = IMAGE_SET_FUNCTION
+    elif length == 17 and _word_at(t, start, "-webkit-image-set"):
+        role_code = IMAGE_SET_FUNCTION
+    if role_code and start:
+        c = _at(t, start - 1)
+        if c == u"#" or c == u"@" or c == u"\\":
+            return NO_FUNCTION  # "#url(" is a hash token, "@url(" an at-keyword: no function
+    return role_code
 
 
 cdef inline bint _space(Py_UCS4 c) noexcept:
@@ -260,6 +312,8 @@ cdef object _scan(str css):
     cdef Py_ssize_t start, close, after_space, name_start, at
     cdef Py_UCS4 char
     cdef bint after_import
+    cdef int role
+    new = tuple.__new__  # a CSSURL without NamedTuple's Python-level __new__
     while True:
         if len(stack) > 1:
             start = _next_trigger(t, pos)
@@ -281,21 +335,23 @@ cdef object _scan(str css):
                 return None
             pos = close
             if start == import_at and not in_url:
-                found.append(CSSURL(_string_value(css[start:close]), "@import", lines.at(start)))
+                url = _string_value(css[start:close])
+                found.append(new(CSSURL, (url, "@import", lines.at(start))))
             elif top.role == IMAGE_SET and not in_url:
                 url = _string_value(css[start:close])
-                found.append(CSSURL(url, "image-set()", lines.at(start)))
+                found.append(new(CSSURL, (url, "image-set()", lines.at(start))))
             elif top.role == URL and top.found_at >= 0:
                 slot = found[top.found_at]
-                found[top.found_at] = slot._replace(url=_string_value(css[start:close]))
+                url = _string_value(css[start:close])
+                found[top.found_at] = new(CSSURL, (url, slot[1], slot[2]))
                 top.found_at = -1
         elif char == u"(":
-            role, name_start = _function_before(css, start)
+            role = _function_before(t, css, start, &name_start)
             after_import = name_start == import_at
             after_space = pos
             while after_space < end and _space(_at(t, after_space)):
                 after_space += 1
-            if role == "url" and not (
+            if role == URL_FUNCTION and not (
                 after_space < end and (_at(t, after_space) == u'"' or _at(t, after_space) == u"'")
             ):
                 rest = _URL_REST.match(css, pos)
@@ -303,17 +359,17 @@ cdef object _scan(str css):
                     return None  # escapes in it, or a bad url token
                 if not in_url:
                     syntax = "@import" if after_import else "url()"
-                    found.append(CSSURL(rest.group(1), syntax, lines.at(name_start)))
+                    found.append(new(CSSURL, (rest.group(1), syntax, lines.at(name_start))))
                 pos = rest.end()
-            elif role == "url" or role == "src":
+            elif role == URL_FUNCTION or role == SRC_FUNCTION:
                 at = -1
                 if not in_url:
                     at = len(found)
                     syntax = "@import" if after_import else "url()"
-                    found.append(CSSURL("", syntax, lines.at(name_start)))
+                    found.append(new(CSSURL, ("", syntax, lines.at(name_start))))
                 stack.append(_Open(u")", URL, at))
                 in_url += 1
-            elif role == "image-set":
+            elif role == IMAGE_SET_FUNCTION:
                 stack.append(_Open(u")", IMAGE_SET))
             elif len(stack) > 1:
                 stack.append(_Open(u")"))
