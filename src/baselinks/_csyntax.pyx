@@ -224,7 +224,7 @@ cdef Py_ssize_t _next_trigger(_Text t, Py_ssize_t pos) noexcept:
 
 
 cdef bint _may_hold_url(str css):
-    """css_urls' first test: a backslash, or one of css._MAY_HOLD_URL in the lower-cased
+    """css.css_urls' first test: a backslash, or one of its four words in the lower-cased
     text."""
     cdef Py_ssize_t pos
     cdef _Text t = _text(css)

@@ -24,10 +24,6 @@ class CSSURL(NamedTuple):
 
 
 _IMAGE_SETS = ("image-set", "-webkit-image-set")
-# Every URL in CSS comes through "url(", "src(", "@import" or "image-set(", unless a backslash
-# escape spells one of them (u\72l), so CSS without any of these is not tokenized. Substring
-# tests on the lower-cased text: a case-insensitive regex alternation took 10 times as long.
-_MAY_HOLD_URL = ("url(", "src(", "@import", "image-set")
 
 
 def css_urls(css: str) -> list[CSSURL]:
@@ -40,9 +36,15 @@ def css_urls(css: str) -> list[CSSURL]:
     newline) to tinycss2, the reference. Both give the same answer: a property test compares
     them on generated CSS.
     """
+    # Every URL in CSS comes through "url(", "src(", "@import" or "image-set(", unless a
+    # backslash escape spells one of them (u\72l), so CSS without any of these is not
+    # tokenized. Substring tests on the lower-cased text: a case-insensitive regex alternation
+    # took 10 times as long, a generator over a tuple of the four words a third longer.
     if "\\" not in css:
         lowered = css.lower()
-        if not any(word in lowered for word in _MAY_HOLD_URL):
+        if not (
+            "url(" in lowered or "src(" in lowered or "@import" in lowered or "image-set" in lowered
+        ):
             return []  # most style attributes: nothing to tokenize
     found = _scan(css)
     return found if found is not None else css_urls_tinycss2(css)

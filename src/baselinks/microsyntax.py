@@ -90,6 +90,53 @@ def parse_srcset(value: str) -> list[Candidate]:
     candidate whose descriptors are invalid is kept with ``valid=False`` (a browser drops it,
     but a link extractor should still see the URL).
     """
+    if "(" not in value:
+        return _srcset_without_parens(value)
+    return _srcset_steps(value)
+
+
+# What the tokenizer's loops skip and collect, as single character classes (linear).
+_SPLITTING = re.compile(r"[\t\n\x0c\r ,]*")  # step 4: ASCII whitespace and commas
+_NOT_WHITESPACE = re.compile(r"[^\t\n\x0c\r ]+")  # step 6: the URL; and a descriptor
+# Each candidate's validity by its descriptors: a page repeats a few ("1x", "2x", "300w").
+_VALIDITY: dict[tuple[str, ...], bool] = {}
+_VALIDITY_KEPT = 1024  # a bound: then it starts again (a page of ever new widths)
+
+
+def _srcset_without_parens(value: str) -> list[Candidate]:
+    """:func:`_srcset_steps` where ``value`` holds no "(", with whole runs at a time (the common
+    case; 4 times as fast). Without a parenthesis the descriptor tokenizer (step 8) collects
+    the ASCII-whitespace-separated tokens up to the next comma, which it consumes: a comma
+    ends the candidate from any of its states. tests/test_microsyntax.py compares the two."""
+    candidates: list[Candidate] = []
+    new = tuple.__new__  # a Candidate without NamedTuple's Python-level __new__
+    pos, end = 0, len(value)
+    while True:
+        pos = _SPLITTING.match(value, pos).end()  # type: ignore[union-attr]
+        if pos >= end:
+            return candidates
+        url_end = _NOT_WHITESPACE.match(value, pos).end()  # type: ignore[union-attr]
+        url = value[pos:url_end]
+        descriptors: tuple[str, ...] = ()
+        if url[-1] == ",":
+            url = url.rstrip(",")  # 7.1
+            pos = url_end
+        else:
+            comma = value.find(",", url_end)
+            if comma < 0:
+                comma = end
+            descriptors = tuple(_NOT_WHITESPACE.findall(value, url_end, comma))
+            pos = comma + 1
+        valid = _VALIDITY.get(descriptors)
+        if valid is None:
+            if len(_VALIDITY) >= _VALIDITY_KEPT:
+                _VALIDITY.clear()
+            valid = _VALIDITY[descriptors] = _descriptors_valid(list(descriptors))
+        candidates.append(new(Candidate, (url, descriptors, valid)))
+
+
+def _srcset_steps(value: str) -> list[Candidate]:
+    """:func:`parse_srcset`, the standard's steps one code point at a time (the reference)."""
     candidates: list[Candidate] = []
     pos, end = 0, len(value)
     while True:
