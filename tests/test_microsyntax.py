@@ -90,6 +90,8 @@ def test_srcset_keeps_descriptors() -> None:
 def test_split_urls_splits_on_ascii_whitespace_only() -> None:
     assert split_urls(" a  b\tc\nd ") == ["a", "b", "c", "d"]
     assert split_urls("a\u00a0b c") == ["a\u00a0b", "c"]  # NBSP is not a separator
+    # nor are the ASCII separators str.split() takes for whitespace (this once split them)
+    assert split_urls("a\x0bb c\x1cd\x1f") == ["a\x0bb", "c\x1cd\x1f"]
     assert split_urls("a.jar, b.jar ,,c.jar", ",") == ["a.jar", "b.jar", "c.jar"]
 
 

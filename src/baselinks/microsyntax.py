@@ -26,10 +26,18 @@ __all__ = [
 ASCII_WHITESPACE = "\t\n\x0c\r "
 
 
+# str.split() splits on more than ASCII whitespace: on \x0b and \x1c-\x1f too, and beyond
+# ASCII on U+00A0 and the other Unicode spaces (ping="a\x0bb" is one URL to a browser).
+_NOT_HTML_SPACE = re.compile("[\x0b\x1c-\x1f]")
+
+
 def split_urls(value: str, separator: str | None = None) -> list[str]:
-    """Tokens of a space-separated (or ``separator``-separated) list, empty ones dropped."""
+    """Tokens of a space-separated (or ``separator``-separated) list, empty ones dropped
+    (https://infra.spec.whatwg.org/#split-on-ascii-whitespace)."""
     if separator is None:
-        return value.split() if value.isascii() else [t for t in _split_ascii(value) if t]
+        if value.isascii() and _NOT_HTML_SPACE.search(value) is None:
+            return value.split()
+        return [t for t in _split_ascii(value) if t]
     return [
         token.strip(ASCII_WHITESPACE)
         for token in value.split(separator)
