@@ -125,9 +125,25 @@ cdef object _value(xmlNode* c_node, list keys, str name):
     while True:
         if c_attr.type == XML_ATTRIBUTE_NODE:
             if place == 0:
-                return cetree.attributeValue(c_node, c_attr)
+                return _attribute_value(c_node, c_attr)
             place -= 1
         c_attr = c_attr.next
+
+
+cdef inline str _attribute_value(xmlNode* c_node, xmlAttr* c_attr):
+    """lxml's attributeValue(c_node, c_attr), which copies what libxml2's xmlGetNsProp gives:
+    an attribute's one text node is read in place here (libxml2's own first case, without its
+    copy and the search by name); anything else (entity references) is asked of lxml."""
+    cdef xmlNode* c_text = c_attr.children
+    if c_text is NULL:
+        return ""  # xmlGetNsProp's empty string
+    if (
+        c_text.next is NULL
+        and (c_text.type == XML_TEXT_NODE or c_text.type == XML_CDATA_SECTION_NODE)
+        and c_text.content is not NULL
+    ):
+        return (<const char*>c_text.content).decode("utf-8")  # lxml's funicode
+    return cetree.attributeValue(c_node, c_attr)
 
 
 cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
@@ -225,7 +241,6 @@ cdef class Scanner:
     cdef tuple _placements
     # the table and the walk's own names (walk._compiled_scanner passes them)
     cdef object _table
-    cdef frozenset _link_attrs
     cdef frozenset _always
     cdef dict _text_rows
     cdef dict _steps
@@ -251,7 +266,6 @@ cdef class Scanner:
         attrs = table.attrs
         hand = table.always | table.text.keys()
         self._table = table
-        self._link_attrs = table.attrs
         self._always = table.always
         self._text_rows = table.text
         self._steps = table.steps
@@ -324,7 +338,7 @@ cdef class Scanner:
         cdef Py_ssize_t depth = 0  # holders open
         cdef long mask
         cdef int flags
-        cdef bint hand
+        cdef bint linked
         if c_node.type != XML_ELEMENT_NODE:
             return 0
         mask = self._above(c_top)
@@ -335,18 +349,19 @@ cdef class Scanner:
             if c_node.ns is not NULL:
                 return -1
             # the pure walk's first test, in C: a tag acted on whatever its attributes, or an
-            # attribute some row reads (walk.raw_links then tests again, exactly)
+            # attribute some row reads (linked: the pure walk's "not isdisjoint(keys)")
             flags = self._tags.find(c_node.name)
-            hand = flags & HAND
+            linked = False
             c_attr = c_node.properties
             while c_attr is not NULL:
                 if c_attr.ns is not NULL:
                     return -1
-                if not hand and self._attrs.find(c_attr.name):
-                    hand = True
+                if not linked and self._attrs.find(c_attr.name):
+                    linked = True
                 c_attr = c_attr.next
-            if hand:
-                self._element(doc, c_node, self._placements[holders.masks[depth]], out, nested)
+            if linked or flags & HAND:
+                placed = self._placements[holders.masks[depth]]
+                self._element(doc, c_node, placed, out, nested, linked)
             # the next element: the first child, else the next sibling, else an ancestor's
             c_next = _first_element(c_node.children)
             if c_next is not NULL:
@@ -369,7 +384,13 @@ cdef class Scanner:
         return 0
 
     cdef int _element(
-        self, cetree._Document doc, xmlNode* c_node, tuple placed, list out, dict nested
+        self,
+        cetree._Document doc,
+        xmlNode* c_node,
+        tuple placed,
+        list out,
+        dict nested,
+        bint linked,
     ) except -1:
         # walk.raw_links' loop body and walk._element_links, step for step (read them there:
         # the rules are theirs); what differs is how a value is read: the attribute's node
@@ -390,8 +411,8 @@ cdef class Scanner:
             self._text_links(element, tag, self._text_rows[tag], placed, out)
         if tag == self._base_element:
             return 0
-        if (not keys or self._link_attrs.isdisjoint(keys)) and tag not in self._always:
-            return 0
+        if not linked and tag not in self._always:
+            return 0  # no link attribute
         if 0 < c_node.line < 65535:
             line = c_node.line
         else:  # 0 or 65535: xmlGetLineNo looks at the children (huge line numbers)
