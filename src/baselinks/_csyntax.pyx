@@ -31,6 +31,20 @@ from baselinks.css import (
 from baselinks.microsyntax import Candidate
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_KIND, PyUnicode_READ
+from libc.string cimport memchr
+
+cdef extern from "Python.h":
+    ctypedef unsigned char Py_UCS1
+    ctypedef unsigned short Py_UCS2
+    enum:
+        PyUnicode_1BYTE_KIND
+        PyUnicode_2BYTE_KIND
+
+# a str's storage unit (PEP 393): the loops over long runs are written once for the three
+ctypedef fused _Unit:
+    Py_UCS1
+    Py_UCS2
+    Py_UCS4
 
 
 cdef struct _Text:
@@ -159,12 +173,42 @@ cdef Py_ssize_t _string_end(_Text t, Py_ssize_t start) noexcept:
 
 
 # Where the two skips stop, by ASCII code: what _SKIP_TOP's first alternative does not take
-# ("'/\\(@), and _TRIGGER_NESTED's class.
+# (the quotes, "/", a backslash, "(" and "@"), and _TRIGGER_NESTED's class.
 cdef bint _TOP_STOPS[128]
 cdef bint _NESTED_STOPS[128]
+# And where _may_hold_url looks: a backslash, a "(" after "url" or "src", "@import",
+# "image-set" (in any case).
+cdef bint _WORD_STOPS[128]
 for _code in range(128):
     _TOP_STOPS[_code] = chr(_code) in "\"'/\\(@"
     _NESTED_STOPS[_code] = chr(_code) in "/\"'\\(@)[]{}"
+    _WORD_STOPS[_code] = chr(_code) in "\\(@iI"
+
+
+cdef inline Py_ssize_t _run(
+    const _Unit* data, Py_ssize_t pos, Py_ssize_t end, bint* stops
+) noexcept:
+    while pos < end and not (data[pos] < 128 and stops[data[pos]]):
+        pos += 1
+    return pos
+
+
+cdef inline Py_ssize_t _find_stop(_Text t, Py_ssize_t pos, bint* stops) noexcept:
+    """The first position from ``pos`` of an ASCII character ``stops`` marks, or the end."""
+    if t.kind == PyUnicode_1BYTE_KIND:
+        return _run(<const Py_UCS1*>t.data, pos, t.end, stops)
+    if t.kind == PyUnicode_2BYTE_KIND:
+        return _run(<const Py_UCS2*>t.data, pos, t.end, stops)
+    return _run(<const Py_UCS4*>t.data, pos, t.end, stops)
+
+
+cdef Py_ssize_t _count_newlines(const _Unit* data, Py_ssize_t pos, Py_ssize_t end) noexcept:
+    cdef Py_ssize_t count = 0
+    while pos < end:
+        if data[pos] == 10:
+            count += 1
+        pos += 1
+    return count
 
 
 cdef Py_ssize_t _comment_end(_Text t, Py_ssize_t pos) noexcept:
@@ -181,10 +225,10 @@ cdef Py_ssize_t _skip_top(_Text t, Py_ssize_t pos) noexcept:
     cdef Py_UCS4 c
     cdef Py_ssize_t close
     while pos < t.end:
+        pos = _find_stop(t, pos, _TOP_STOPS)  # the run of other characters
+        if pos >= t.end:
+            break
         c = _at(t, pos)
-        if c >= 128 or not _TOP_STOPS[c]:
-            pos += 1  # the run of other characters, one table lookup each
-            continue
         if c == u'"' or c == u"'":
             close = _string_end(t, pos)
             if close < 0:
@@ -214,13 +258,8 @@ cdef Py_ssize_t _skip_top(_Text t, Py_ssize_t pos) noexcept:
 
 cdef Py_ssize_t _next_trigger(_Text t, Py_ssize_t pos) noexcept:
     """_TRIGGER_NESTED.search(css, pos).start(), or -1."""
-    cdef Py_UCS4 c
-    while pos < t.end:
-        c = _at(t, pos)
-        if c < 128 and _NESTED_STOPS[c]:
-            return pos
-        pos += 1
-    return -1
+    pos = _find_stop(t, pos, _NESTED_STOPS)
+    return pos if pos < t.end else -1
 
 
 cdef bint _may_hold_url(str css):
@@ -233,20 +272,24 @@ cdef bint _may_hold_url(str css):
     # same answer, because the only characters beyond ASCII whose lower case holds ASCII are
     # U+0130 (to "i" and U+0307, which no word continues with) and U+212A (to "k", in no word);
     # tests/test_compiled_syntax.py checks that this is still so.
-    for pos in range(t.end):
+    pos = 0
+    while True:
+        pos = _find_stop(t, pos, _WORD_STOPS)  # where a word may be told
+        if pos >= t.end:
+            return False
         c = _lower(_at(t, pos))
+        pos += 1
         if c == u"\\":
             return True
         if c == u"(":
-            if _word_at(t, pos - 3, "url") or _word_at(t, pos - 3, "src"):
+            if _word_at(t, pos - 4, "url") or _word_at(t, pos - 4, "src"):
                 return True
         elif c == u"@":
-            if _word_at(t, pos + 1, "import"):
+            if _word_at(t, pos, "import"):
                 return True
         elif c == u"i":
-            if _word_at(t, pos, "image-set"):
+            if _word_at(t, pos - 1, "image-set"):
                 return True
-    return False
 
 
 def css_urls(text):
@@ -286,10 +329,20 @@ cdef class _Lines:
         self.counted = 0
 
     cdef Py_ssize_t at(self, Py_ssize_t offset) noexcept:
-        cdef Py_ssize_t pos
-        for pos in range(self.counted, offset):  # css.count("\n", counted, offset)
-            if _at(self.view, pos) == u"\n":
+        cdef Py_ssize_t pos = self.counted
+        cdef const char* latin1 = <const char*>self.view.data
+        cdef const void* found
+        if self.view.kind == PyUnicode_1BYTE_KIND:  # css.count("\n", counted, offset)
+            while pos < offset:  # a memchr a line
+                found = memchr(latin1 + pos, 10, offset - pos)
+                if found is NULL:
+                    break
                 self.line += 1
+                pos = <const char*>found - latin1 + 1
+        elif self.view.kind == PyUnicode_2BYTE_KIND:
+            self.line += _count_newlines(<const Py_UCS2*>self.view.data, pos, offset)
+        else:
+            self.line += _count_newlines(<const Py_UCS4*>self.view.data, pos, offset)
         self.counted = offset
         return self.line
 
