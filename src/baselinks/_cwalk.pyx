@@ -24,6 +24,9 @@ makes neither.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
 from libc.string cimport strcmp
 
 cimport lxml.includes.etreepublic as cetree
@@ -107,6 +110,28 @@ cdef class _Names:
                 return self._values[i]
             i = (i + 1) & self._mask
         return 0
+
+
+cdef extern from "Python.h":
+    PyObject* PyType_GenericAlloc(PyTypeObject* cls, Py_ssize_t items) except NULL
+    ctypedef struct _Allocating "PyTypeObject":
+        void* tp_alloc
+
+
+cdef object _record(type cls, tuple values):
+    """tuple.__new__(cls, values) for a NamedTuple class (a tuple's layout: __slots__ = (),
+    checked in Scanner.__cinit__), without the call through Python: what CPython's
+    tuple_subtype_new does, the class's tp_alloc (a tuple subclass inherits
+    PyType_GenericAlloc) and the items set."""
+    cdef Py_ssize_t place
+    cdef Py_ssize_t size = PyTuple_GET_SIZE(values)
+    cdef object made = <object>PyType_GenericAlloc(<PyTypeObject*>cls, size)
+    Py_DECREF(made)  # the allocation's own reference: `made` holds one
+    for place in range(size):
+        item = <object>PyTuple_GET_ITEM(values, place)
+        Py_INCREF(item)  # PyTuple_SET_ITEM takes the reference
+        PyTuple_SET_ITEM(made, place, item)
+    return made
 
 
 cdef object _value(xmlNode* c_node, list keys, str name):
@@ -246,7 +271,7 @@ cdef class Scanner:
     cdef dict _steps
     cdef object _base_element
     cdef object _codebase
-    cdef object RawLink
+    cdef type RawLink
     cdef object anchor_text
     cdef object split_urls
     cdef object parse_srcset
@@ -272,6 +297,16 @@ cdef class Scanner:
         self._base_element = names["BASE_ELEMENT"]
         self._codebase = names["CODEBASE"]
         self.RawLink = names["RawLink"]
+        # _record makes RawLinks as tuple_subtype_new would: a tuple's layout, nothing more
+        if not (
+            self.RawLink.__bases__ == (tuple,)
+            and self.RawLink.__basicsize__ == tuple.__basicsize__
+            and self.RawLink.__itemsize__ == tuple.__itemsize__
+            and self.RawLink.__dictoffset__ == 0
+            and self.RawLink.__weakrefoffset__ == 0
+            and (<_Allocating*>self.RawLink).tp_alloc == <void*>PyType_GenericAlloc
+        ):
+            raise TypeError("RawLink must be a NamedTuple: a tuple's layout")
         self.anchor_text = names["anchor_text"]
         self.split_urls = names["split_urls"]
         self.parse_srcset = names["parse_srcset"]
@@ -404,7 +439,6 @@ cdef class Scanner:
         cdef str rel = ""
         cdef str text = ""
         cdef tuple codes
-        new = tuple.__new__
         RawLink = self.RawLink
         if tag in self._text_rows:
             element = cetree.elementFactory(doc, c_node)
@@ -447,22 +481,22 @@ cdef class Scanner:
                 kind = rule(element, tag, rel)
             if syntax == self.URL:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
-                out.append(
-                    new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
-                )
+                link = (value, tag, attr, kind, line, text, rel, codebase, codes, False)
+                out.append(_record(RawLink, link))
             elif syntax == self.URLS or syntax == self.COMMA_URLS:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
                 for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
                     link = (token, tag, attr, kind, line, text, rel, codebase, codes, False)
-                    out.append(new(RawLink, link))
+                    out.append(_record(RawLink, link))
             elif syntax == self.SRCSET:
                 for url, _, valid in self.parse_srcset(value):
                     found = codes if valid else self._invalid_srcset + codes
                     link = (url, tag, attr, kind, line, "", rel, None, found, False)
-                    out.append(new(RawLink, link))
+                    out.append(_record(RawLink, link))
             elif syntax == self.CSS:
                 for url, _, _ in self.css_urls(value):
-                    out.append(new(RawLink, (url, tag, attr, kind, line, "", "", None, codes, False)))
+                    link = (url, tag, attr, kind, line, "", "", None, codes, False)
+                    out.append(_record(RawLink, link))
             else:
                 self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
         return 0
@@ -476,7 +510,7 @@ cdef class Scanner:
         kind = source.kind
         for url, syntax, line in self.css_urls(element.text or ""):
             link = (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False)
-            out.append(tuple.__new__(self.RawLink, link))
+            out.append(_record(self.RawLink, link))
         return 0
 
     cdef long _above(self, xmlNode* c_node) noexcept:
