@@ -180,7 +180,8 @@ cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
     (libxml2 reads the entity), a text past TEXT_CAP (it is cut there), bytes that are not
     UTF-8 (tostring raises)."""
     cdef xmlNode* c_inside
-    cdef list pieces = []
+    cdef list pieces = None
+    cdef const_xmlChar* first = NULL  # the one piece, while there is only one
     alt = None
     if tag == "area":
         text = " ".join((_value(c_node, keys, "alt") or "").split())
@@ -191,7 +192,12 @@ cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
     while c_inside is not NULL:
         if c_inside.type == XML_TEXT_NODE or c_inside.type == XML_CDATA_SECTION_NODE:
             if c_inside.content is not NULL:
-                pieces.append(<bytes>c_inside.content)
+                if first is NULL and pieces is None:
+                    first = c_inside.content
+                else:
+                    if pieces is None:
+                        pieces = [<bytes>first]
+                    pieces.append(<bytes>c_inside.content)
         elif c_inside.type == XML_ELEMENT_NODE:
             if c_inside.ns is not NULL or strcmp(<const char*>c_inside.name, "a") == 0:
                 return None
@@ -208,13 +214,38 @@ cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
             if c_inside is c_node:
                 break
         c_inside = NULL if c_inside is c_node else c_inside.next
-    try:
-        text = " ".join(b"".join(pieces).decode("utf-8").split())
-    except UnicodeDecodeError:
-        return None
+    if pieces is None and (first is NULL or _collapsed(first)):
+        # most anchors: one text node, already what " ".join(text.split()) would make of it
+        text = "" if first is NULL else (<const char*>first).decode("ascii")
+    else:
+        try:
+            text = " ".join(b"".join(pieces or [<bytes>first]).decode("utf-8").split())
+        except UnicodeDecodeError:
+            return None
     if not text and alt is not None:
         text = " ".join(alt.split())
     return text if len(text) <= TEXT_CAP else None
+
+
+cdef bint _collapsed(const_xmlChar* text) noexcept:
+    """Whether ``text`` (UTF-8, NUL-ended) is ASCII that " ".join(text.split()) gives back
+    unchanged: words between single spaces, and none of the other characters str.split()
+    takes for whitespace (tab, LF, VT, FF, CR, \\x1c-\\x1f)."""
+    cdef const unsigned char* c = <const unsigned char*>text
+    cdef bint after_space = True  # a leading space would be dropped
+    if not c[0]:
+        return False
+    while c[0]:
+        if c[0] >= 128 or (9 <= c[0] <= 13) or (28 <= c[0] <= 31):
+            return False
+        if c[0] == 32:
+            if after_space:
+                return False
+            after_space = True
+        else:
+            after_space = False
+        c += 1
+    return not after_space  # nor a trailing one
 
 
 cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
