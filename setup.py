@@ -32,7 +32,9 @@ def extensions() -> list[Extension]:
         # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
         include_dirs=lxml.get_include(),
     )
-    built = cythonize([walk], build_dir="build/cython", quiet=True)
+    # css.css_urls and microsyntax.parse_srcset for the compiled walk; pure Cython, no headers
+    syntax = Extension("baselinks._csyntax", ["src/baselinks/_csyntax.pyx"])
+    built = cythonize([walk, syntax], build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

@@ -185,7 +185,7 @@ def test_version_says_which_path() -> None:
         )
         return ran.stdout.strip()
 
-    assert version(BASELINKS_PURE="") == "baselinks 0.1.0 (compiled: _cwalk)"
+    assert version(BASELINKS_PURE="") == "baselinks 0.1.0 (compiled: _cwalk, _csyntax)"
     assert version(BASELINKS_PURE="1") == "baselinks 0.1.0 (pure Python: BASELINKS_PURE=1)"
 
 

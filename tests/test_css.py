@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from baselinks import css
 from baselinks.css import CSSURL, _scan, css_urls, css_urls_tinycss2
 
 CSS = [
@@ -124,3 +127,16 @@ def test_css_scanner_defers_only_on_what_it_does_not_model() -> None:
     assert _scan("p{background:\\75rl(x)}") is None  # an escape spelling a function name
     assert _scan('p{content:"broken\n"}') is None  # a bad string
     assert _scan("p{color:red\\9}") == []  # an IE hack: an escape, but not in a name
+
+
+def test_a_name_code_point_is_what_css_py_writes_as_ascii() -> None:
+    # css._NAME is written as the ASCII it is not (it compiles 200 times faster); it must be
+    # the set the CSS syntax names, [\w\-\u0080-\U0010ffff], at every code point
+    written = re.compile(css._NAME)
+    reference = re.compile(r"[\w\-\u0080-\U0010ffff]")
+    differ = [
+        code
+        for code in range(0x110000)
+        if (written.match(chr(code)) is None) != (reference.match(chr(code)) is None)
+    ]
+    assert differ == []

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from baselinks.microsyntax import parse_refresh, parse_srcset, split_urls
+from baselinks import microsyntax
+from baselinks.microsyntax import _srcset_steps, parse_refresh, parse_srcset, split_urls
 
 # HTML standard "shared declarative refresh steps": (content, URL or None)
 REFRESH = [
@@ -87,4 +90,39 @@ def test_srcset_keeps_descriptors() -> None:
 def test_split_urls_splits_on_ascii_whitespace_only() -> None:
     assert split_urls(" a  b\tc\nd ") == ["a", "b", "c", "d"]
     assert split_urls("a\u00a0b c") == ["a\u00a0b", "c"]  # NBSP is not a separator
+    # nor are the ASCII separators str.split() takes for whitespace (this once split them)
+    assert split_urls("a\x0bb c\x1cd\x1f") == ["a\x0bb", "c\x1cd\x1f"]
     assert split_urls("a.jar, b.jar ,,c.jar", ",") == ["a.jar", "b.jar", "c.jar"]
+
+
+# parse_srcset answers a value without "(" from whole runs (_srcset_without_parens); the
+# standard's steps one code point at a time (_srcset_steps) are the reference it must equal.
+_SRCSET_PIECES = [
+    *(" ", "\t", "\n", "\x0c", "\r", "\x0b", "\x1c", "\u00a0", "\u2003"),
+    *(",", ",,", ")", "a.png", "b,c.png", "data:x,y", "é", "foo"),
+    *("1x", "2x", "1.5x", ".5x", "1.x", "-0x", "-1x", "+1x", "1e1x", "1e400x"),
+    *("100w", "0w", "00w", "+1w", "50h", "0h", "\u0661w", "w", "x", "h"),
+]
+
+
+@settings(max_examples=3000)
+@given(st.lists(st.sampled_from(_SRCSET_PIECES), max_size=16).map("".join))
+@example("a.png 1x,b.png 2x")
+@example("a.png 1x ,b.png")
+@example("a.png, , b.png 100w 50h")
+@example("a.png\x0b1x")  # a vertical tab is no ASCII whitespace in HTML
+def test_srcset_without_parens_is_the_steps(value: str) -> None:
+    assert "(" not in value
+    assert parse_srcset(value) == _srcset_steps(value)
+
+
+@given(st.text(alphabet=st.characters(exclude_characters="("), max_size=30))
+def test_srcset_any_text_without_parens(value: str) -> None:
+    assert parse_srcset(value) == _srcset_steps(value)
+
+
+def test_srcset_validity_is_kept_bounded() -> None:
+    for width in range(1, 3000):
+        parse_srcset(f"a.png {width}w")
+    assert 0 < len(microsyntax._VALIDITY) <= microsyntax._VALIDITY_KEPT
+    assert parse_srcset("a.png 0w, b.png 7w") == _srcset_steps("a.png 0w, b.png 7w")

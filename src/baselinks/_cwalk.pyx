@@ -4,9 +4,10 @@
 The scan of every element and attribute is C: an element goes further only if its tag or one
 of its attribute names is in the link-source table (two small hash sets of UTF-8 names), which
 is the pure loop's first test. For those, the loop's body and walk._element_links are repeated
-step for step in Cython, calling the same Python for what each value's syntax needs (srcset,
-CSS, refresh, split_urls), the table's conditions and kind rules, and anchor.anchor_text where
-an anchor's text needs more than a pass over its own nodes. tests/test_compiled.py compares the
+step for step in Cython, calling what each value's syntax needs (srcset and CSS from
+_csyntax.pyx where it is built, else the Python ones; refresh, split_urls), the table's
+conditions and kind rules, and anchor.anchor_text where an anchor's text needs more than a pass
+over its own nodes. tests/test_compiled.py compares the
 two walks record for record on every fixture and on generated documents.
 
 It reads libxml2's node structs (type, name, ns, properties, children, next, parent, line,
@@ -23,6 +24,9 @@ makes neither.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
 from libc.string cimport strcmp
 
 cimport lxml.includes.etreepublic as cetree
@@ -108,6 +112,28 @@ cdef class _Names:
         return 0
 
 
+cdef extern from "Python.h":
+    PyObject* PyType_GenericAlloc(PyTypeObject* cls, Py_ssize_t items) except NULL
+    ctypedef struct _Allocating "PyTypeObject":
+        void* tp_alloc
+
+
+cdef object _record(type cls, tuple values):
+    """tuple.__new__(cls, values) for a NamedTuple class (a tuple's layout: __slots__ = (),
+    checked in Scanner.__cinit__), without the call through Python: what CPython's
+    tuple_subtype_new does, the class's tp_alloc (a tuple subclass inherits
+    PyType_GenericAlloc) and the items set."""
+    cdef Py_ssize_t place
+    cdef Py_ssize_t size = PyTuple_GET_SIZE(values)
+    cdef object made = <object>PyType_GenericAlloc(<PyTypeObject*>cls, size)
+    Py_DECREF(made)  # the allocation's own reference: `made` holds one
+    for place in range(size):
+        item = <object>PyTuple_GET_ITEM(values, place)
+        Py_INCREF(item)  # PyTuple_SET_ITEM takes the reference
+        PyTuple_SET_ITEM(made, place, item)
+    return made
+
+
 cdef object _value(xmlNode* c_node, list keys, str name):
     """element.get(name): the first attribute of that name (no namespace: the scan declines
     those), found by its place in ``keys``, the node's attribute names in order; None if the
@@ -124,9 +150,25 @@ cdef object _value(xmlNode* c_node, list keys, str name):
     while True:
         if c_attr.type == XML_ATTRIBUTE_NODE:
             if place == 0:
-                return cetree.attributeValue(c_node, c_attr)
+                return _attribute_value(c_node, c_attr)
             place -= 1
         c_attr = c_attr.next
+
+
+cdef inline str _attribute_value(xmlNode* c_node, xmlAttr* c_attr):
+    """lxml's attributeValue(c_node, c_attr), which copies what libxml2's xmlGetNsProp gives:
+    an attribute's one text node is read in place here (libxml2's own first case, without its
+    copy and the search by name); anything else (entity references) is asked of lxml."""
+    cdef xmlNode* c_text = c_attr.children
+    if c_text is NULL:
+        return ""  # xmlGetNsProp's empty string
+    if (
+        c_text.next is NULL
+        and (c_text.type == XML_TEXT_NODE or c_text.type == XML_CDATA_SECTION_NODE)
+        and c_text.content is not NULL
+    ):
+        return (<const char*>c_text.content).decode("utf-8")  # lxml's funicode
+    return cetree.attributeValue(c_node, c_attr)
 
 
 cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
@@ -138,7 +180,8 @@ cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
     (libxml2 reads the entity), a text past TEXT_CAP (it is cut there), bytes that are not
     UTF-8 (tostring raises)."""
     cdef xmlNode* c_inside
-    cdef list pieces = []
+    cdef list pieces = None
+    cdef const_xmlChar* first = NULL  # the one piece, while there is only one
     alt = None
     if tag == "area":
         text = " ".join((_value(c_node, keys, "alt") or "").split())
@@ -149,7 +192,12 @@ cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
     while c_inside is not NULL:
         if c_inside.type == XML_TEXT_NODE or c_inside.type == XML_CDATA_SECTION_NODE:
             if c_inside.content is not NULL:
-                pieces.append(<bytes>c_inside.content)
+                if first is NULL and pieces is None:
+                    first = c_inside.content
+                else:
+                    if pieces is None:
+                        pieces = [<bytes>first]
+                    pieces.append(<bytes>c_inside.content)
         elif c_inside.type == XML_ELEMENT_NODE:
             if c_inside.ns is not NULL or strcmp(<const char*>c_inside.name, "a") == 0:
                 return None
@@ -166,13 +214,38 @@ cdef object _anchor_text(xmlNode* c_node, str tag, list keys, dict nested):
             if c_inside is c_node:
                 break
         c_inside = NULL if c_inside is c_node else c_inside.next
-    try:
-        text = " ".join(b"".join(pieces).decode("utf-8").split())
-    except UnicodeDecodeError:
-        return None
+    if pieces is None and (first is NULL or _collapsed(first)):
+        # most anchors: one text node, already what " ".join(text.split()) would make of it
+        text = "" if first is NULL else (<const char*>first).decode("ascii")
+    else:
+        try:
+            text = " ".join(b"".join(pieces or [<bytes>first]).decode("utf-8").split())
+        except UnicodeDecodeError:
+            return None
     if not text and alt is not None:
         text = " ".join(alt.split())
     return text if len(text) <= TEXT_CAP else None
+
+
+cdef bint _collapsed(const_xmlChar* text) noexcept:
+    """Whether ``text`` (UTF-8, NUL-ended) is ASCII that " ".join(text.split()) gives back
+    unchanged: words between single spaces, and none of the other characters str.split()
+    takes for whitespace (tab, LF, VT, FF, CR, \\x1c-\\x1f)."""
+    cdef const unsigned char* c = <const unsigned char*>text
+    cdef bint after_space = True  # a leading space would be dropped
+    if not c[0]:
+        return False
+    while c[0]:
+        if c[0] >= 128 or (9 <= c[0] <= 13) or (28 <= c[0] <= 31):
+            return False
+        if c[0] == 32:
+            if after_space:
+                return False
+            after_space = True
+        else:
+            after_space = False
+        c += 1
+    return not after_space  # nor a trailing one
 
 
 cdef inline xmlNode* _first_element(xmlNode* c_node) noexcept nogil:
@@ -224,21 +297,20 @@ cdef class Scanner:
     cdef tuple _placements
     # the table and the walk's own names (walk._compiled_scanner passes them)
     cdef object _table
-    cdef frozenset _link_attrs
     cdef frozenset _always
     cdef dict _text_rows
     cdef dict _steps
     cdef object _base_element
     cdef object _codebase
-    cdef object RawLink
+    cdef type RawLink
     cdef object anchor_text
     cdef object split_urls
     cdef object parse_srcset
+    cdef object css_urls
     cdef object other_syntax
-    cdef object text_links
     cdef frozenset _rel_elements
     cdef frozenset _text_elements
-    cdef object URL, URLS, COMMA_URLS, SRCSET
+    cdef object URL, URLS, COMMA_URLS, SRCSET, CSS
     cdef tuple _invalid_srcset
     cdef bint _braced
 
@@ -250,24 +322,34 @@ cdef class Scanner:
         attrs = table.attrs
         hand = table.always | table.text.keys()
         self._table = table
-        self._link_attrs = table.attrs
         self._always = table.always
         self._text_rows = table.text
         self._steps = table.steps
         self._base_element = names["BASE_ELEMENT"]
         self._codebase = names["CODEBASE"]
         self.RawLink = names["RawLink"]
+        # _record makes RawLinks as tuple_subtype_new would: a tuple's layout, nothing more
+        if not (
+            self.RawLink.__bases__ == (tuple,)
+            and self.RawLink.__basicsize__ == tuple.__basicsize__
+            and self.RawLink.__itemsize__ == tuple.__itemsize__
+            and self.RawLink.__dictoffset__ == 0
+            and self.RawLink.__weakrefoffset__ == 0
+            and (<_Allocating*>self.RawLink).tp_alloc == <void*>PyType_GenericAlloc
+        ):
+            raise TypeError("RawLink must be a NamedTuple: a tuple's layout")
         self.anchor_text = names["anchor_text"]
         self.split_urls = names["split_urls"]
         self.parse_srcset = names["parse_srcset"]
+        self.css_urls = names["css_urls"]
         self.other_syntax = names["_other_syntax"]
-        self.text_links = names["_text_links"]
         self._rel_elements = names["REL_ELEMENTS"]
         self._text_elements = names["TEXT_ELEMENTS"]
         self.URL = names["URL"]
         self.URLS = names["URLS"]
         self.COMMA_URLS = names["COMMA_URLS"]
         self.SRCSET = names["SRCSET"]
+        self.CSS = names["CSS"]
         self._invalid_srcset = names["_INVALID_SRCSET"]
         # element.get("{ns}name") reads a namespace, and an HTML attribute may be named so:
         # a table with such a name (attributes=) is left to the pure walk
@@ -322,7 +404,7 @@ cdef class Scanner:
         cdef Py_ssize_t depth = 0  # holders open
         cdef long mask
         cdef int flags
-        cdef bint hand
+        cdef bint linked
         if c_node.type != XML_ELEMENT_NODE:
             return 0
         mask = self._above(c_top)
@@ -333,18 +415,19 @@ cdef class Scanner:
             if c_node.ns is not NULL:
                 return -1
             # the pure walk's first test, in C: a tag acted on whatever its attributes, or an
-            # attribute some row reads (walk.raw_links then tests again, exactly)
+            # attribute some row reads (linked: the pure walk's "not isdisjoint(keys)")
             flags = self._tags.find(c_node.name)
-            hand = flags & HAND
+            linked = False
             c_attr = c_node.properties
             while c_attr is not NULL:
                 if c_attr.ns is not NULL:
                     return -1
-                if not hand and self._attrs.find(c_attr.name):
-                    hand = True
+                if not linked and self._attrs.find(c_attr.name):
+                    linked = True
                 c_attr = c_attr.next
-            if hand:
-                self._element(doc, c_node, self._placements[holders.masks[depth]], out, nested)
+            if linked or flags & HAND:
+                placed = self._placements[holders.masks[depth]]
+                self._element(doc, c_node, placed, out, nested, linked)
             # the next element: the first child, else the next sibling, else an ancestor's
             c_next = _first_element(c_node.children)
             if c_next is not NULL:
@@ -367,7 +450,13 @@ cdef class Scanner:
         return 0
 
     cdef int _element(
-        self, cetree._Document doc, xmlNode* c_node, tuple placed, list out, dict nested
+        self,
+        cetree._Document doc,
+        xmlNode* c_node,
+        tuple placed,
+        list out,
+        dict nested,
+        bint linked,
     ) except -1:
         # walk.raw_links' loop body and walk._element_links, step for step (read them there:
         # the rules are theirs); what differs is how a value is read: the attribute's node
@@ -381,15 +470,14 @@ cdef class Scanner:
         cdef str rel = ""
         cdef str text = ""
         cdef tuple codes
-        new = tuple.__new__
         RawLink = self.RawLink
         if tag in self._text_rows:
             element = cetree.elementFactory(doc, c_node)
-            self.text_links(element, tag, self._text_rows[tag], placed, out)
+            self._text_links(element, tag, self._text_rows[tag], placed, out)
         if tag == self._base_element:
             return 0
-        if (not keys or self._link_attrs.isdisjoint(keys)) and tag not in self._always:
-            return 0
+        if not linked and tag not in self._always:
+            return 0  # no link attribute
         if 0 < c_node.line < 65535:
             line = c_node.line
         else:  # 0 or 65535: xmlGetLineNo looks at the children (huge line numbers)
@@ -424,19 +512,36 @@ cdef class Scanner:
                 kind = rule(element, tag, rel)
             if syntax == self.URL:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
-                out.append(
-                    new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
-                )
+                link = (value, tag, attr, kind, line, text, rel, codebase, codes, False)
+                out.append(_record(RawLink, link))
             elif syntax == self.URLS or syntax == self.COMMA_URLS:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
                 for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
-                    out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
+                    link = (token, tag, attr, kind, line, text, rel, codebase, codes, False)
+                    out.append(_record(RawLink, link))
             elif syntax == self.SRCSET:
-                for candidate in self.parse_srcset(value):
-                    found = codes if candidate.valid else self._invalid_srcset + codes
-                    out.append(RawLink(candidate.url, tag, attr, kind, line, "", rel, None, found))
+                for url, _, valid in self.parse_srcset(value):
+                    found = codes if valid else self._invalid_srcset + codes
+                    link = (url, tag, attr, kind, line, "", rel, None, found, False)
+                    out.append(_record(RawLink, link))
+            elif syntax == self.CSS:
+                for url, _, _ in self.css_urls(value):
+                    link = (url, tag, attr, kind, line, "", "", None, codes, False)
+                    out.append(_record(RawLink, link))
             else:
                 self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
+        return 0
+
+    cdef int _text_links(
+        self, element, str tag, source, tuple placed, list out
+    ) except -1:
+        # walk._text_links (a <style>'s text), calling this walk's css_urls
+        codes = ((source.problem,) if source.problem else ()) + placed
+        base_line = element.sourceline or 1
+        kind = source.kind
+        for url, syntax, line in self.css_urls(element.text or ""):
+            link = (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False)
+            out.append(_record(self.RawLink, link))
         return 0
 
     cdef long _above(self, xmlNode* c_node) noexcept:

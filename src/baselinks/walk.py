@@ -87,8 +87,11 @@ _UNNAMED_PLANS = 1024
 # over 88,000 elements with a link attribute.
 _STEP_SETS = 8192
 
-# The compiled walk (_cwalk.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py).
+# The compiled walk (_cwalk.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py); it
+# calls _csyntax.pyx's CSS and srcset where that is built, this module's names for the rest.
 _cwalk = load_compiled("baselinks._cwalk")
+_csyntax = load_compiled("baselinks._csyntax")
+_SYNTAX = {"css_urls": _csyntax.css_urls, "parse_srcset": _csyntax.parse_srcset} if _csyntax else {}
 
 
 class _Table:
@@ -391,7 +394,7 @@ def raw_links(
     roots = [tree] if within is None else within
     if _cwalk is not None and not pure:
         if table.scanner is None:
-            table.scanner = _cwalk.Scanner(table, PLACEMENT_HOLDERS, globals())
+            table.scanner = _cwalk.Scanner(table, PLACEMENT_HOLDERS, {**globals(), **_SYNTAX})
         found: list[RawLink] | None = table.scanner.links(roots)
         if found is not None:  # None: left to the loop below (an XML tree: _cwalk.pyx)
             return found
