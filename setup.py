@@ -32,7 +32,9 @@ def extensions() -> list[Extension]:
         # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
         include_dirs=lxml.get_include(),
     )
-    built = cythonize([walk], build_dir="build/cython", quiet=True)
+    # the resolve stage's problem codes (diagnose.py the reference): no headers but Python's
+    resolve = Extension("baselinks._cresolve", ["src/baselinks/_cresolve.pyx"])
+    built = cythonize([walk, resolve], build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

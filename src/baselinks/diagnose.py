@@ -66,6 +66,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from . import rfc1738
+from .compiled import load as load_compiled
 from .errors import CONTROLS
 from .url import SCHEME_RE, split
 
@@ -345,3 +346,12 @@ def _is_folder(directory: str, name: str) -> bool:
     return os.path.isdir(os.path.join(directory, name)) or (
         "%" in name and os.path.isdir(os.path.join(directory, unquote(name)))
     )
+
+
+# The compiled diagnose (_cresolve.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py).
+_cresolve = load_compiled("baselinks._cresolve")
+#: The pure-Python diagnose above: the reference the compiled one is tested against
+#: (tests/test_compiled_resolve.py), and what runs where it is not built.
+pure_diagnose = diagnose
+if _cresolve is not None:
+    diagnose = _cresolve.bind_diagnose(globals())  # the same function, its scans in C

@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from . import rfc3986
+from .compiled import load as load_compiled
 from .errors import URLError
 from .url import SCHEME_RE, URLParts, parse, recombine, split
 
@@ -330,6 +331,28 @@ def _step7(result: str, trace: list[Step]) -> str:
     return result
 
 
+# The compiled RFC 1808 resolver (_cresolve.pyx), or None: not built, or BASELINKS_PURE=1
+# (compiled.py). _RFC1808 above is the reference it is tested against.
+_cresolve: Any = load_compiled("baselinks._cresolve")
+_RFC1808_CLASS: type[_RFC1808] = _RFC1808
+if _cresolve is not None:
+    _cresolve.bind_resolve(globals())
+
+    class _CompiledRFC1808(_RFC1808):
+        """:class:`_RFC1808` with :meth:`resolve` in C, step for step (``_explain`` stays
+        Python): the base parsed here, then handed to the compiled ``RFC1808`` as ``_c``."""
+
+        __slots__ = ("_c",)
+
+        def __init__(self, base: str, mode: str = "rfc1808") -> None:
+            super().__init__(base, mode)
+            self._c = _cresolve.RFC1808(self)
+
+        resolve = _cresolve.resolve_rfc1808
+
+    _RFC1808_CLASS = _CompiledRFC1808
+
+
 class _RFC3986(Resolver):
     """RFC 3986 §5.2 (strict); an empty base leaves a relative reference as it is."""
 
@@ -518,7 +541,7 @@ def _encoded(text: str, codec: codecs.CodecInfo) -> str:
 # The modes: the one registry. A new mode is a Resolver subclass and a row here; MODES, the
 # CLI's --mode choices and the spark driver's are derived from it.
 _RESOLVERS: dict[str, type[Resolver]] = {
-    "rfc1808": _RFC1808,
+    "rfc1808": _RFC1808_CLASS,
     "rfc3986": _RFC3986,
     "whatwg": _WHATWG,
 }
