@@ -344,7 +344,7 @@ cdef str _recombine(
 
 
 cdef class RFC1808:
-    """The parsed base of a resolve._RFC1808, as its __init__ left it, for :func:`resolve_rfc1808`."""
+    """The parsed base of a resolve._RFC1808, as its __init__ left it (:func:`resolve_rfc1808`)."""
 
     cdef str base, scheme, prefix, directory, path, params, query
     cdef object netloc  # str, or None when the base has no net_loc

@@ -250,19 +250,6 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         control = (
             not clean and not result.isprintable() and CONTROL_CHARACTERS.search(result) is not None
         )
-    if not (
-        no_base
-        or result is None
-        or invalid
-        or bad_escape
-        or loophole
-        or colon
-        or unsuitable
-        or above_root
-        or as_netloc
-        or control
-    ):
-        return syntax
     flags = (
         no_base,
         result is None,
@@ -275,6 +262,8 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         as_netloc,
         control,
     )
+    if True not in flags:  # nearly every reference: one C loop over ten booleans
+        return syntax
     return tuple(code for code, on in zip(_FLAGGED, flags, strict=True) if on) + syntax
 
 
