@@ -22,7 +22,7 @@ compares both diagnoses on the corpus's shapes, on tables of near misses and on 
 and each scanner with its expression.
 """
 
-from cpython.unicode cimport PyUnicode_GET_LENGTH
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_FromObject
 
 
 cdef extern from "Python.h":
@@ -209,6 +209,7 @@ cdef bint _bad_escape(str url) except -1:
 
 # diagnose.py's namespace, as bind() found it
 cdef object _base_facts, _above_root, _path_as_netloc, _codes, _controls, _fast_regex
+cdef object _pure_diagnose
 cdef frozenset _known
 cdef tuple _flagged
 # The last base asked about and its facts: a document's references share one base.
@@ -220,7 +221,8 @@ def bind_diagnose(dict namespace):
     """diagnose.diagnose, compiled, with the helpers and tables of ``namespace`` (diagnose.py's
     globals()): the one copy of each."""
     global _base_facts, _above_root, _path_as_netloc, _codes, _controls, _fast_regex
-    global _known, _flagged, _last_base, _last_facts
+    global _known, _flagged, _last_base, _last_facts, _pure_diagnose
+    _pure_diagnose = namespace["diagnose"]
     _base_facts = namespace["_base_facts"]
     _above_root = namespace["_above_root"]
     _path_as_netloc = namespace["_path_as_netloc"]
@@ -252,8 +254,15 @@ def scanners():
     }
 
 
-def diagnose(str base, str embedded, result):
-    """diagnose.diagnose, step for step (the comments are there)."""
+def diagnose(base, embedded, result):
+    """diagnose.diagnose, step for step (the comments are there). Text that is not exactly a
+    str (a subclass, such as lxml's smart strings) goes to the pure function."""
+    if type(base) is str and type(embedded) is str and (result is None or type(result) is str):
+        return _diagnose(base, embedded, result)
+    return _pure_diagnose(base, embedded, result)
+
+
+cdef tuple _diagnose(str base, str embedded, result):
     cdef bint well_formed = False, clean = False, netloc
     cdef bint no_base = False, loophole = False, colon = False, unsuitable = False
     cdef bint invalid, bad_escape, above_root = False, as_netloc = False, control = False
@@ -305,13 +314,15 @@ def diagnose(str base, str embedded, result):
 # --- RFC 1808 §4, resolve.py's _RFC1808.resolve -----------------------------------------------
 
 # resolve.py's namespace, as bind_resolve() found it
-cdef object _remove_dot_segments
+cdef object _remove_dot_segments, _pure_resolve
 
 
 def bind_resolve(dict namespace):
-    """Take resolve.py's ``_remove_dot_segments`` (Step 6's a to d, the rare path)."""
-    global _remove_dot_segments
+    """Take resolve.py's ``_remove_dot_segments`` (Step 6's a to d, the rare path) and the
+    pure ``_RFC1808.resolve``."""
+    global _remove_dot_segments, _pure_resolve
     _remove_dot_segments = namespace["_remove_dot_segments"]
+    _pure_resolve = namespace["_RFC1808"].resolve
 
 
 cdef inline bint _dotty(str path):
@@ -352,7 +363,7 @@ cdef class RFC1808:
 
     def __init__(self, resolver):
         parts = resolver._base_parts
-        self.base = resolver.base
+        self.base = PyUnicode_FromObject(resolver.base)  # a str subclass as a str
         self.scheme, self.path, self.params, self.query = (
             parts.scheme, parts.path, parts.params, parts.query
         )
@@ -430,9 +441,95 @@ cdef class RFC1808:
         )
 
 
-def resolve_rfc1808(self, str embedded, trace=None):
+def resolve_rfc1808(self, embedded, trace=None):
     """resolve._RFC1808.resolve, as the method of the resolver that holds an :class:`RFC1808`
-    as ``_c``; a ``trace`` goes to the resolver's own ``_explain``."""
-    if trace is not None:
-        return self._explain(embedded, trace)
+    as ``_c``; a ``trace``, or a reference that is not exactly a str, goes to the pure one."""
+    if trace is not None or type(embedded) is not str:
+        return _pure_resolve(self, embedded, trace)
     return (<RFC1808>self._c).resolve(embedded)
+
+
+# --- the records: link.py's Linker.link -------------------------------------------------------
+
+# link.py's namespace, as bind_link() found it
+cdef object _Link, _BaselinksError, _encoding_parse, _new = tuple.__new__
+cdef str _WHITESPACE
+
+
+def bind_link(dict namespace):
+    """Take link.py's Link, BaselinksError, encoding_parse and ASCII_WHITESPACE."""
+    global _Link, _BaselinksError, _encoding_parse, _WHITESPACE
+    _Link = namespace["Link"]
+    _BaselinksError = namespace["BaselinksError"]
+    _encoding_parse = namespace["encoding_parse"]
+    _WHITESPACE = namespace["ASCII_WHITESPACE"]
+
+
+cdef class Records:
+    """A link.Linker's state for one document, as its __init__ left it (:func:`link_raw`)."""
+
+    cdef object linker, resolver, resolve, codec, origin, base, source, name
+    cdef RFC1808 rfc1808  # the compiled RFC 1808 resolver's base, when that is the resolver
+    cdef dict memo
+    cdef str base_text  # the base as a str, for _diagnose
+
+    def __init__(self, linker):
+        self.linker = linker
+        self.resolver = linker.resolver
+        self.resolve = self.resolver.resolve
+        compiled = getattr(self.resolver, "_c", None)
+        self.rfc1808 = compiled if isinstance(compiled, RFC1808) else None
+        self.codec = linker.query_codec
+        self.origin = linker.origin
+        self.memo = linker.memo
+        self.base = self.resolver.base
+        self.base_text = PyUnicode_FromObject(self.base)
+        self.source = linker.source
+        self.name = linker.name
+
+    cdef tuple _resolved(self, str value):
+        # Linker._resolve against the document's base
+        cdef object url
+        try:
+            if self.codec is not None:
+                url = _encoding_parse(self.resolver, value, self.codec)
+            elif self.rfc1808 is not None:
+                url = self.rfc1808.resolve(value)
+            else:
+                url = self.resolve(value)
+        except _BaselinksError:
+            url = None
+        if url is not None and type(url) is not str:
+            return (url, _pure_diagnose(self.base, value, url))
+        return (value if url is None else url, _diagnose(self.base_text, value, url))
+
+    cdef object link(self, raw):
+        # Linker.link, step for step (the comments are there)
+        written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
+        cdef str value = written.strip(_WHITESPACE)
+        cdef tuple found
+        if codebase and codebase.strip(_WHITESPACE):
+            url, problems, base, source = self.linker._against_codebase(value, codebase)
+        elif not value and kind == u"form":
+            url, problems, base, source = self.linker._form_document()
+        else:
+            found = self.memo.get(value)
+            if found is None:
+                found = self._resolved(value)
+                self.memo[value] = found
+            url, problems = found
+            base, source = self.base, self.source
+        if found_problems:
+            problems += found_problems
+        return _new(
+            _Link,
+            (
+                url, written, base, source, tag, attr, line, self.name, text, rel, kind,
+                problems, self.origin,
+            ),
+        )
+
+
+def link_raw(self, raw):
+    """link.Linker.link, as the method of the linker that holds a :class:`Records` as ``_c``."""
+    return (<Records>self._c).link(raw)
