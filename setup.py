@@ -34,7 +34,9 @@ def extensions() -> list[Extension]:
     )
     # css.css_urls and microsyntax.parse_srcset for the compiled walk; pure Cython, no headers
     syntax = Extension("baselinks._csyntax", ["src/baselinks/_csyntax.pyx"])
-    built = cythonize([walk, syntax], build_dir="build/cython", quiet=True)
+    # the resolve stage's problem codes (diagnose.py the reference): no headers but Python's
+    resolve = Extension("baselinks._cresolve", ["src/baselinks/_cresolve.pyx"])
+    built = cythonize([walk, syntax, resolve], build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

@@ -56,6 +56,7 @@ MODULES = (
     "url.py",
     "resolve.py",
     "rfc3986.py",
+    "whatwg.py",
     "diagnose.py",
     "microsyntax.py",
     "link.py",

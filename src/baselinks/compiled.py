@@ -26,6 +26,7 @@ ENV = "BASELINKS_PURE"
 COMPILED: dict[str, str] = {
     "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
     "baselinks._csyntax": "css.css_urls and microsyntax.parse_srcset for it (_csyntax.pyx)",
+    "baselinks._cresolve": "diagnose.diagnose: the problem codes of each reference (_cresolve.pyx)",
 }
 
 

@@ -66,6 +66,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from . import rfc1738
+from .compiled import load as load_compiled
 from .errors import CONTROLS
 from .url import SCHEME_RE, split
 
@@ -249,19 +250,6 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         control = (
             not clean and not result.isprintable() and CONTROL_CHARACTERS.search(result) is not None
         )
-    if not (
-        no_base
-        or result is None
-        or invalid
-        or bad_escape
-        or loophole
-        or colon
-        or unsuitable
-        or above_root
-        or as_netloc
-        or control
-    ):
-        return syntax
     flags = (
         no_base,
         result is None,
@@ -274,6 +262,8 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         as_netloc,
         control,
     )
+    if True not in flags:  # nearly every reference: one C loop over ten booleans
+        return syntax
     return tuple(code for code, on in zip(_FLAGGED, flags, strict=True) if on) + syntax
 
 
@@ -357,3 +347,12 @@ def mentions_saved_folder(references: Iterable[str]) -> bool:
     """Whether any of ``references`` may point into a saved copy's folder (False: none does,
     and :func:`saved_copy` would mark none)."""
     return _INTO_SAVED_FOLDER.search("\n".join(references)) is not None
+
+
+# The compiled diagnose (_cresolve.pyx), or None: not built, or BASELINKS_PURE=1 (compiled.py).
+_cresolve = load_compiled("baselinks._cresolve")
+#: The pure-Python diagnose above: the reference the compiled one is tested against
+#: (tests/test_compiled_resolve.py), and what runs where it is not built.
+pure_diagnose = diagnose
+if _cresolve is not None:
+    diagnose = _cresolve.bind_diagnose(globals())  # the same function, its scans in C

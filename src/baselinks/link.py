@@ -20,6 +20,7 @@ import codecs
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .base import Base, BaseSource
+from .compiled import load as load_compiled
 from .containers.entries import Origin
 from .diagnose import diagnose, mentions_saved_folder, saved_copy
 from .errors import BaselinksError
@@ -121,7 +122,14 @@ FIELDS: tuple[str, ...] = DEFAULT_FIELDS + ORIGIN_FIELDS
 
 
 class Linker:
-    """The resolve stage for one document: raw links against its base, with problem codes."""
+    """The resolve stage for one document: raw links against its base, with problem codes.
+
+    Where the compiled module is built, ``Linker(...)`` is a :class:`_CompiledLinker`, the
+    same class with :meth:`link` in C; this one is the reference it is tested against.
+    """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Linker:
+        return object.__new__(cls if _CompiledLinker is None else _CompiledLinker)
 
     def __init__(
         self,
@@ -230,6 +238,25 @@ class Linker:
 
 
 _new = tuple.__new__
+
+# The compiled Linker.link (_cresolve.pyx), or None: not built, or BASELINKS_PURE=1
+# (compiled.py). Linker.link above is the reference (tests/test_compiled_resolve.py).
+_cresolve: Any = load_compiled("baselinks._cresolve")
+_CompiledLinker: type[Linker] | None = None
+if _cresolve is not None:
+    _cresolve.bind_link(globals())
+
+    class _Compiled(Linker):
+        """:class:`Linker` with :meth:`link` in C, step for step; its rare paths (a codebase,
+        an empty form action) call the methods above."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._c = _cresolve.Records(self)
+
+        link = _cresolve.link_raw
+
+    _CompiledLinker = _Compiled
 
 
 def with_problems(link: Link, codes: tuple[str, ...]) -> Link:

@@ -27,13 +27,14 @@ small cache of resolvers.
 from __future__ import annotations
 
 import codecs
-import re
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
 from . import rfc3986
+from .compiled import load as load_compiled
 from .errors import URLError
 from .url import SCHEME_RE, URLParts, parse, recombine, split
+from .whatwg import encode_query, serialised_shape
 
 __all__ = [
     "MODES",
@@ -288,25 +289,7 @@ class _RFC1808(Resolver):
             dot = "/." if url.path[:2] == "//" and self._netloc is None else ""  # decision (e)
             return _step7(self._prefix + dot + url.path + str(rest), trace)
         if not url.path:
-            if url.params:
-                rule, action = (
-                    "Step 5a",
-                    "the path is empty: inherits the base's path; params non-empty",
-                )
-                url = url._replace(path=b.path)
-            elif url.query:
-                rule, action = (
-                    "Step 5b",
-                    "the path is empty: inherits the base's path and params; query non-empty",
-                )
-                url = url._replace(path=b.path, params=b.params)
-            else:
-                rule, action = (
-                    "Step 5b",
-                    "the path is empty: inherits the base's path, params and query",
-                )
-                url = url._replace(path=b.path, params=b.params, query=b.query)
-            return _step7(str(step(rule, action, url)), trace)
+            return _step7(str(step(*_step5(url, b))), trace)
         path = url.path
         merged = self._dir + path
         url = step(
@@ -325,9 +308,43 @@ class _RFC1808(Resolver):
         return _step7(str(url), trace)
 
 
+def _step5(url: URLParts, base: URLParts) -> tuple[str, str, URLParts]:
+    """Step 5 for :meth:`_RFC1808._explain`: the rule, what it did, the components after it."""
+    if url.params:
+        action = "the path is empty: inherits the base's path; params non-empty"
+        return "Step 5a", action, url._replace(path=base.path)
+    if url.query:
+        action = "the path is empty: inherits the base's path and params; query non-empty"
+        return "Step 5b", action, url._replace(path=base.path, params=base.params)
+    action = "the path is empty: inherits the base's path, params and query"
+    return "Step 5b", action, url._replace(path=base.path, params=base.params, query=base.query)
+
+
 def _step7(result: str, trace: list[Step]) -> str:
     trace.append(Step("Step 7", f"recombined: {result}", parse(result)))
     return result
+
+
+# The compiled RFC 1808 resolver (_cresolve.pyx), or None: not built, or BASELINKS_PURE=1
+# (compiled.py). _RFC1808 above is the reference it is tested against.
+_cresolve: Any = load_compiled("baselinks._cresolve")
+_RFC1808_CLASS: type[_RFC1808] = _RFC1808
+if _cresolve is not None:
+    _cresolve.bind_resolve(globals())
+
+    class _CompiledRFC1808(_RFC1808):
+        """:class:`_RFC1808` with :meth:`resolve` in C, step for step (``_explain`` stays
+        Python): the base parsed here, then handed to the compiled ``RFC1808`` as ``_c``."""
+
+        __slots__ = ("_c",)
+
+        def __init__(self, base: str, mode: str = "rfc1808") -> None:
+            super().__init__(base, mode)
+            self._c = _cresolve.RFC1808(self)
+
+        resolve = _cresolve.resolve_rfc1808
+
+    _RFC1808_CLASS = _CompiledRFC1808
 
 
 class _RFC3986(Resolver):
@@ -421,13 +438,13 @@ class _WHATWG(Resolver):
         The parser of ada-url costs 18,000 instructions a call from Python (four cffi calls,
         each releasing the GIL, the base parsed again each time), and 82% of the corpus's
         whatwg references are of these four shapes. The shapes are narrower than the URL
-        Standard allows (:data:`_SERIALISED`), and tests/test_whatwg_fast.py checks every
-        answer given here against ada-url's, on a table of near misses and on arbitrary text.
+        Standard allows (:func:`whatwg.serialised_shape`), and tests/test_whatwg_fast.py checks
+        every answer given here against ada-url's, on a table of near misses and on arbitrary
+        text.
         """
-        match = _SERIALISED.fullmatch(embedded)
-        if match is None or "/." in embedded or "%2e" in embedded or "%2E" in embedded:
-            return None  # a dot segment, written or percent-encoded: the parser removes it
-        shape = match.lastgroup
+        shape = serialised_shape(embedded)
+        if shape is None:
+            return None
         if shape == "absolute":
             return embedded
         if not self._origin:
@@ -439,54 +456,6 @@ class _WHATWG(Resolver):
         return self._plain + embedded  # "fragment"
 
 
-# The references that the URL Standard's parser writes back as they are, against an http(s)
-# base (https://url.spec.whatwg.org/#concept-url-serializer): a scheme in lower case; a host of
-# lower-case ASCII labels, the last beginning with a letter (so no IPv4 number: "ends in a
-# number"), none beginning "xn--" (Punycode, which is checked); no userinfo, no port (a default
-# one is removed); a path after the host; and only characters that no percent-encode set holds
-# (https://url.spec.whatwg.org/#path-percent-encode-set, the special-query and fragment sets),
-# ASCII and no backslash (a "/" in special URLs), no tab or newline (removed). Dot segments
-# ("/./", "/..", "%2e") are refused by resolve() with three substring tests.
-_LABEL = r"(?!xn--)[a-z0-9]++(?:-++[a-z0-9]++)*+"
-_HOST = rf"(?:{_LABEL}\.)*+(?!xn--)[a-z][a-z0-9]*+(?:-++[a-z0-9]++)*+"
-_PATH = r"(?:/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*+)++"
-_REST = r"(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*+)?+(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*+)?+"
-_SERIALISED = re.compile(
-    rf"(?P<absolute>https?://{_HOST}{_PATH}{_REST})"
-    rf"|(?P<netloc>//{_HOST}{_PATH}{_REST})"
-    rf"|(?P<path>(?!//){_PATH}{_REST})"
-    r"|(?P<fragment>#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*+)"
-)
-
-
-# https://url.spec.whatwg.org/#special-query-percent-encode-set: C0 controls, space, '"', "#",
-# "<", ">", "'" and everything above "~"; applied to the bytes the document's encoding gives.
-_QUERY_KEEPS = frozenset(range(0x21, 0x7F)) - frozenset(b"\"#<>'")
-_SPECIAL = ("http:", "https:", "ftp:", "file:")  # special schemes but ws and wss, which use UTF-8
-
-
-def encode_query(reference: str, result: str, codec: codecs.CodecInfo) -> str:
-    """``reference`` with the non-ASCII characters of its query percent-encoded in ``codec``,
-    the document's encoding, when ``result`` (its resolution) is a special URL.
-
-    https://url.spec.whatwg.org/#query-state: "If encoding is not UTF-8 and url is not
-    special or url's scheme is "ws" or "wss", set encoding to UTF-8", then "percent-encode
-    after encoding, given encoding, buffer, and queryPercentEncodeSet". A character the
-    encoding cannot hold becomes ``%26%23`` + its code point in decimal + ``%3B`` (its numeric
-    character reference, percent-encoded). By hand because ada-url, like every URL library,
-    encodes a query in UTF-8 only; the encoders are Python's, which differ from the Encoding
-    Standard's in a few corners (windows-1252's five unassigned bytes; Big5-HKSCS for Big5).
-    The ASCII of the query is left to the URL parser, which applies the same set to it.
-    """
-    start = reference.find("?")
-    hash_ = reference.find("#")
-    if start < 0 or (0 <= hash_ < start) or not result.lower().startswith(_SPECIAL):
-        return reference
-    end = len(reference) if hash_ < 0 else hash_
-    query = _NON_ASCII.sub(lambda run: _encoded(run[0], codec), reference[start:end])
-    return reference[:start] + query + reference[end:]
-
-
 def encoding_parse(resolver: Resolver, reference: str, codec: codecs.CodecInfo | None) -> str:
     """HTML's "encoding-parse a URL": ``resolver.resolve(reference)``, the query in ``codec``
     (the document's encoding; ``None`` for UTF-8) where the URL Standard says so."""
@@ -496,29 +465,10 @@ def encoding_parse(resolver: Resolver, reference: str, codec: codecs.CodecInfo |
     return resolver.resolve(encode_query(reference, url, codec))
 
 
-# One character class, repeated: nothing to backtrack into.
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-
-
-def _encoded(text: str, codec: codecs.CodecInfo) -> str:
-    # A run of non-ASCII characters at a time, so that a stateful encoder (ISO-2022-JP) shifts
-    # back at its end, as the Encoding Standard's does before the next ASCII character.
-    out: list[str] = []
-    while text:
-        try:
-            data, refs, text = codec.encode(text)[0], "", ""
-        except UnicodeEncodeError as error:
-            data = codec.encode(text[: error.start])[0]
-            refs = "".join(f"%26%23{ord(c)}%3B" for c in text[error.start : error.end])
-            text = text[error.end :]
-        out.append("".join(chr(b) if b in _QUERY_KEEPS else f"%{b:02X}" for b in data) + refs)
-    return "".join(out)
-
-
 # The modes: the one registry. A new mode is a Resolver subclass and a row here; MODES, the
 # CLI's --mode choices and the spark driver's are derived from it.
 _RESOLVERS: dict[str, type[Resolver]] = {
-    "rfc1808": _RFC1808,
+    "rfc1808": _RFC1808_CLASS,
     "rfc3986": _RFC3986,
     "whatwg": _WHATWG,
 }
