@@ -32,7 +32,8 @@ def extensions() -> list[Extension]:
         # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
         include_dirs=lxml.get_include(),
     )
-    built = cythonize([walk], build_dir="build/cython", quiet=True)
+    jsonl = Extension("baselinks._cjsonl", ["src/baselinks/_cjsonl.pyx"])
+    built = cythonize([walk, jsonl], build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

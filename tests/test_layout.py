@@ -174,8 +174,9 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         return found
 
     # write: the Link record, and from errors the character classes its formats escape (the
-    # ones diagnose flags) and the terminal escaping of its table (errors.printable)
-    assert local_imports("write") == {"link", "errors"}
+    # ones diagnose flags) and the terminal escaping of its table (errors.printable); compiled
+    # (standard library only) for its compiled JSON Lines writer
+    assert local_imports("write") == {"link", "errors", "compiled"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (link and stats are imported for the Link and Stats types only)
