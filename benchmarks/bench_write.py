@@ -4,9 +4,11 @@
     python benchmarks/bench_write.py CORPUS --callgrind FORMAT
 
 Each round runs in a fresh interpreter: the documents are loaded (as bench_peers.py loads
-them), each one's links made by ``iter_links`` (rfc1808), then each format's ``render`` (what
-the command line calls, ``write.output_format(name)``) is timed over every document's links, as
-the command line renders them, one document at a time. Each time is divided by the bare lxml
+them), each one's links made by ``iter_links`` (rfc1808), then each format's renderer is timed
+over every document's links, one document at a time, as the command line renders them to a file
+or a pipe (``write.utf8_render(name)``: JSON Lines as UTF-8 bytes from the compiled writer where
+it is built); ``jsonl-str`` is ``write.output_format("jsonl").render``, the str a library caller
+gets. Each time is divided by the bare lxml
 parse of the same documents timed before and after in the same process (bench_peers.py's
 unit); the median of the rounds is given, with the microseconds per link.
 
@@ -33,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_peers import Docs, load_corpus, lxml_parse
 
-FORMATS = ("jsonl", "csv", "tsv", "text")
+FORMATS = ("jsonl", "jsonl-str", "csv", "tsv", "text")
 
 
 def extracted(docs: Docs) -> list[list[Any]]:
@@ -45,10 +47,15 @@ def extracted(docs: Docs) -> list[list[Any]]:
 
 
 def timings(docs: Docs, formats: tuple[str, ...]) -> dict[str, float]:
-    from baselinks.write import output_format
+    from baselinks.write import output_format, utf8_render
 
     batches = extracted(docs)
-    renders = {name: output_format(name).render for name in formats}
+    renders = {
+        name: output_format(name.removesuffix("-str")).render
+        if name.endswith("-str")
+        else utf8_render(name)
+        for name in formats
+    }
     floor = _parse_seconds(docs)
     seconds: dict[str, float] = {}
     for name, render in renders.items():
@@ -94,10 +101,11 @@ def measure(corpus: Path, rounds: int, formats: tuple[str, ...]) -> dict[str, li
 
 _PROBE = """
 import pickle, sys
-from baselinks.write import output_format
+from baselinks.write import output_format, utf8_render
 batches = pickle.load(open(sys.argv[1], "rb"))
 if sys.argv[2] != "-":
-    render = output_format(sys.argv[2]).render
+    name = sys.argv[2]
+    render = output_format(name[:-4]).render if name.endswith("-str") else utf8_render(name)
     render(batches[0])
     for batch in batches:
         render(batch)

@@ -11,6 +11,7 @@ value of another type) makes :func:`lines` return None, and write.py writes the 
 tests/test_compiled_jsonl.py holds it to the Python writer on hypothesis-generated records.
 """
 
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
@@ -207,12 +208,13 @@ cdef int _value(Buffer* buffer, object value) except -1:
     return 1
 
 
-def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own):
+def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, bint utf8=False):
     """The JSON Lines of ``links`` (a sequence of Link), or None where the Python writer must
     write them. ``fields``: the index of each field written in :data:`~baselinks.link.FIELDS`
     order, the link's own below ``own`` (its item), the origin's from ``own`` on (the origin,
     the link's item ``own``, at that index less ``own``); ``prefixes``: what comes before each
-    value (``{"url": ``, ``, "raw": ``...); ``end``: after the last (``}\\n``)."""
+    value (``{"url": ``, ``, "raw": ``...); ``end``: after the last (``}\\n``). ``utf8``:
+    the lines as UTF-8 bytes (what a str of them would be encoded to), not a str."""
     cdef Buffer buffer
     cdef Py_ssize_t count = len(fields), i, index
     cdef Py_ssize_t* at
@@ -263,6 +265,8 @@ def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own):
                     return None
             _reserve(&buffer, after_size)
             _bytes(&buffer, after, after_size)
+        if utf8:
+            return PyBytes_FromStringAndSize(buffer.data, buffer.size)
         return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
     finally:
         PyMem_Free(buffer.data)

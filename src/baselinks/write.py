@@ -32,6 +32,7 @@ __all__ = [
     "Format",
     "check_fields",
     "output_format",
+    "utf8_render",
     "write_csv",
     "write_jsonl",
     "write_table",
@@ -224,6 +225,37 @@ def _python_jsonl_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
     rows = list(map(Link.values, links))  # the twelve, then the origin's six: FIELDS
     columns = [map(itemgetter(FIELDS.index(name)), rows) for name in fields]
     return _LINES(fields, list(zip(*columns, strict=True)))
+
+
+def _jsonl_utf8(
+    fields: tuple[str, ...],
+    indexes: tuple[int, ...],
+    prefixes: tuple[bytes, ...],
+    links: Sequence[Link],
+) -> bytes | str:
+    """:func:`_jsonl_fields` as UTF-8 bytes, from the compiled writer; where it leaves the
+    links to Python, the str (written as text: the same bytes)."""
+    if _cjsonl is not None:
+        encoded: bytes | None = _cjsonl.lines(links, indexes, prefixes, b"}\n", _OWN, True)
+        if encoded is not None:
+            return encoded
+    return _python_jsonl_fields(fields, links)
+
+
+def utf8_render(
+    name: str, fields: Iterable[str] | None = None
+) -> Callable[[Sequence[Link]], bytes | str]:
+    """What a document's links become for a UTF-8 stream that takes bytes (the command line's
+    output, through output.byte_writer): JSON Lines as UTF-8 bytes, from the compiled writer
+    (no decoding to str, and no encoding again by the stream: on the corpus they took as long
+    as writing the lines); a str where it leaves them to Python, and for every other format.
+    A str and bytes of one batch are the same bytes on the stream (tested)."""
+    render = output_format(name, fields).render  # the fields checked
+    if name != "jsonl" or _cjsonl is None:
+        return render
+    chosen = FIELDS if fields is None else check_fields(fields)
+    indexes = tuple(map(FIELDS.index, chosen))
+    return functools.partial(_jsonl_utf8, chosen, indexes, _prefixes(chosen))
 
 
 def _row(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[object]:
