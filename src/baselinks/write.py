@@ -15,7 +15,7 @@ import functools
 import io
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TextIO
@@ -73,50 +73,64 @@ def _json_safe(text: str) -> str:
     return text if _JSON_UNSAFE.search(text) is None else _JSON_UNSAFE.sub(_json_escape, text)
 
 
-def _json_lines(keys: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> str:
+def _json_lines(keys: tuple[str, ...], rows: Iterable[tuple[Any, ...]], end: str = "}\n") -> str:
     """One JSON object per row, ``keys`` and values in order, as ``json`` writes them (``", "``
-    and ``": "`` between items, non-ASCII as it is); the standard library's encoder."""
+    and ``": "`` between items, non-ASCII as it is); the standard library's encoder. ``end``:
+    what ends each record after its last value (json's ``}`` and a newline)."""
     encode = _ENCODE
-    return _json_safe("".join([encode(dict(zip(keys, row, strict=True))) + "\n" for row in rows]))
+    if end == "}\n":
+        return _json_safe(
+            "".join([encode(dict(zip(keys, row, strict=True))) + "\n" for row in rows])
+        )
+    return _json_safe(
+        "".join([encode(dict(zip(keys, row, strict=True)))[:-1] + end for row in rows])
+    )
 
 
 # orjson writes 4 to 10 times as fast as json, in C with no Python step per record, but only
 # compact (``{"a":1,"b":[2]}``) or indented two spaces a level; json's separators (``", "``,
-# ``": "``), which the JSON Lines output has always had, are neither. Indented, every newline
-# orjson writes is structure (a newline in a string is written \n), so the records are
-# written indented and the newlines with their indentation taken out: ``,\n  `` is ``, ``
-# between the items of a record, ``,\n    `` between those of a list in it. What the rules
-# do not cover (a value nested deeper) leaves a newline more than one per record, and the
-# records are then written by json; so does what orjson refuses (a lone surrogate, an int
-# past 64 bits). C1 controls, DEL and U+2028/9 orjson writes raw: escaped as above.
+# ``": "``), which the JSON Lines output has always had, are neither. So orjson is given no
+# dict at all: one list of every record's values, indented (every newline orjson then writes
+# is structure: a newline in a string is written \n, so each value is one ``,\n  `` after
+# the item before it), with each key between them as an orjson.Fragment (bytes written as
+# they are) holding json's separator: ``\x01, "raw":\x02``. Fragments begin with \x01 and
+# end with \x02, which orjson writes in no string (a control is written \u0001), so two
+# replacements make the records: ``,\n  \x01`` (a value, then a fragment) goes, and
+# ``\x02,\n  `` (a fragment, then a value) is ``: ``'s space. After a record's last value the
+# fragment holds its end and the next record's first key. A value nested deeper (a list or an
+# object but the problems) leaves newlines more than one per record, and the records are then
+# written by json; so does what orjson refuses (a lone surrogate, an int past 64 bits). C1
+# controls, DEL and U+2028/9 orjson writes raw: escaped as above.
 _C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")  # U+0080..U+009F in UTF-8 (a literal first byte)
-_BEFORE, _AFTER = (b"\n}",), (b"{\n  ",)
 
 
-def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> str:
-    """:func:`_json_lines`'s bytes, from orjson."""
-    if not rows or _ORJSON is None:
-        return _json_lines(keys, rows)
+def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]], end: str = "}\n") -> str:
+    """:func:`_json_lines`'s text, from orjson."""
+    count, width = len(rows), len(keys)
+    if not count or _ORJSON is None:
+        return _json_lines(keys, rows, end)
     dumps, fragment = _ORJSON
+    first = f"{{{_ENCODE(keys[0])}:"  # {"url":
     try:
-        records = list(map(dict, map(zip, repeat(keys), rows)))
-        if "problems" in keys:
-            # The record's list, as json writes it, once per distinct list (a few dozen in a
-            # run): four passes over the text fewer than the rules below would take.
-            memo = _PROBLEMS
-            for record in records:
-                problems = record["problems"]
-                record["problems"] = memo.get(problems) or _problems(problems, fragment)
-        # between a "\n}" and a "{\n  ", so that every record is one between two "\n}{\n  "
-        data = b"".join(chain(_BEFORE, map(dumps, records), _AFTER))
-    except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int past 64 bits
-        return _json_lines(keys, rows)
-    if b"[\n    " in data:  # a list of items in a record, one per line
-        data = data.replace(b",\n    ", b", ").replace(b"[\n    ", b"[").replace(b"\n  ]", b"]")
-    data = data.replace(b",\n  ", b", ").replace(b"\n}{\n  ", b"}\n{")
-    text = str(memoryview(data)[2:-1], "utf-8")  # the records, from "}\n{" to "}\n{"
-    if text.count("\n") != len(rows):  # a value nested deeper than these rules know
-        return _json_lines(keys, rows)
+        values = list(chain.from_iterable(rows))
+        if len(values) != width * count:  # a row of another width: json's error (zip's)
+            return _json_lines(keys, rows, end)
+        between = [fragment(f"\x01, {_ENCODE(key)}:\x02".encode()) for key in keys[1:]]
+        tail = fragment(f"\x01{end}{first}\x02".encode())  # a lone surrogate: ValueError
+        items = [None, *chain.from_iterable(zip(between, repeat(None))), tail] * count
+        items[0::2] = values
+        if "problems" in keys:  # the list as json writes it, once per distinct list
+            at = 2 * keys.index("problems")
+            items[at :: 2 * width] = map(_PROBLEMS.__getitem__, items[at :: 2 * width])
+        items.insert(0, fragment(f"{first}\x02".encode()))
+        data = dumps(items)
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError; a list unhashable
+        return _json_lines(keys, rows, end)
+    data = data.replace(b",\n  \x01", b"").replace(b"\x02,\n  ", b" ")
+    # from the first record's "{" to the last one's end, less the "[\n  " and next "{"url":\x02\n]"
+    text = str(memoryview(data)[4 : -(len(first.encode()) + 3)], "utf-8")
+    if text.count("\n") != count * end.count("\n"):  # a value nested deeper than the problems
+        return _json_lines(keys, rows, end)
     if text.isascii():
         return text if "\x7f" not in text else _JSON_UNSAFE.sub(_json_escape, text)
     if "\x7f" in text or "\u2028" in text or "\u2029" in text or _C1_UTF8.search(data):
@@ -124,17 +138,21 @@ def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> str
     return text
 
 
-_PROBLEMS: dict[Any, Any] = {}  # a problems tuple -> its JSON, an orjson.Fragment
+class _Problems(dict[Any, Any]):
+    """A problems tuple -> its JSON as json writes it, an orjson.Fragment; bounded."""
+
+    def __missing__(self, problems: Any) -> Any:
+        if len(self) >= 4096:  # codes come from a closed set; anything else stays bounded
+            self.clear()
+        assert _ORJSON is not None
+        encoded = self[problems] = _ORJSON[1](_ENCODE(list(problems)))
+        return encoded
 
 
-def _problems(problems: Any, fragment: Callable[[str], Any]) -> Any:
-    if len(_PROBLEMS) >= 4096:  # codes come from a closed set; anything else stays bounded
-        _PROBLEMS.clear()
-    encoded = _PROBLEMS[problems] = fragment(_ENCODE(list(problems)))
-    return encoded
+_PROBLEMS = _Problems()
 
 
-def _orjson() -> tuple[Callable[[Any], bytes], Callable[[str], Any]] | None:
+def _orjson() -> tuple[Callable[[Any], bytes], Callable[[str | bytes], Any]] | None:
     try:
         import orjson
     except ImportError:  # a dependency; without it, the standard library writes the same bytes
@@ -189,9 +207,8 @@ def _python_jsonl(links: Sequence[Link]) -> str:
     """:func:`_jsonl` in Python, the reference the compiled writer is tested against.
 
     The origin's six keys are the same for every link of a document (one Origin shared): they
-    are encoded once per run of links that share it and put in place of each record's closing
-    brace, after the link's twelve (``"}\n"`` ends a record and nothing else: a newline in a
-    string is written ``\n``). On the corpus the six keys per link took the JSON Lines stage
+    are encoded once per run of links that share it and written as the end of each record,
+    after the link's twelve. On the corpus the six keys per link took the JSON Lines stage
     from 0.66 to 1.17 lxml parses when encoded with each link.
     """
     pieces = []
@@ -202,10 +219,13 @@ def _python_jsonl(links: Sequence[Link]) -> str:
         while end < count and links[end].origin is origin:
             end += 1
         rest = _LINES(ORIGIN_FIELDS, [origin])  # {"file": ..., "part": ...}\n
-        twelve = _LINES(DEFAULT_FIELDS, [link[:-1] for link in links[start:end]])
-        pieces.append(twelve.replace("}\n", ", " + rest[1:]))
+        twelve = list(map(_TWELVE, links[start:end]))
+        pieces.append(_LINES(DEFAULT_FIELDS, twelve, ", " + rest[1:]))
         start = end
     return "".join(pieces)
+
+
+_TWELVE = itemgetter(slice(0, len(DEFAULT_FIELDS)))
 
 
 def _jsonl_fields(
@@ -258,20 +278,32 @@ def utf8_render(
     return functools.partial(_jsonl_utf8, chosen, indexes, _prefixes(chosen))
 
 
-def _row(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[object]:
-    """The values as CSV and TSV write them: problems space-separated, "" for None."""
-    record = dict(zip(DEFAULT_FIELDS, link[:-1], strict=True))
-    record["problems"] = " ".join(link.problems)
-    if fields is not DEFAULT_FIELDS:  # the origin's fields only when they may be asked for
-        record.update(zip(ORIGIN_FIELDS, link.origin, strict=True))
-    return ["" if (value := record[field]) is None else value for field in fields]
+def _columns(links: Sequence[Link], indexes: tuple[int, ...]) -> list[Iterator[Any]]:
+    """The values of the fields at ``indexes`` of FIELDS, a column each, over ``links``:
+    problems space-separated. Iterators in C (itemgetter, map): nothing in Python per link."""
+    columns: list[Iterator[Any]] = []
+    for index in indexes:
+        if index >= _OWN:  # the origin's
+            columns.append(map(itemgetter(index - _OWN), map(itemgetter(_OWN), links)))
+        elif index == _PROBLEMS_AT:
+            columns.append(map(" ".join, map(itemgetter(index), links)))
+        else:
+            columns.append(map(itemgetter(index), links))
+    return columns
+
+
+_PROBLEMS_AT = FIELDS.index("problems")
 
 
 def _render_csv(
-    dialect: type[csv.Dialect], links: Sequence[Link], fields: tuple[str, ...] = DEFAULT_FIELDS
+    dialect: type[csv.Dialect],
+    links: Sequence[Link],
+    indexes: tuple[int, ...] = _ALL[0][:_OWN],
 ) -> str:
+    """The rows, the fields at ``indexes`` of FIELDS; None written as "" (the csv module's
+    own rule)."""
     buffer = io.StringIO()
-    csv.writer(buffer, dialect=dialect).writerows(_row(link, fields) for link in links)
+    csv.writer(buffer, dialect=dialect).writerows(zip(*_columns(links, indexes), strict=True))
     return buffer.getvalue()
 
 
@@ -282,7 +314,8 @@ def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = DEFAULT_FIELDS) -
     # a partial of a module-level function pickles (a closure would not): it goes to workers
     if fields == DEFAULT_FIELDS:
         return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
-    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, fields=fields))
+    indexes = tuple(map(FIELDS.index, fields))
+    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, indexes=indexes))
 
 
 # IANA text/tab-separated-values: "Note that fields that contain tabs are not allowable in
@@ -314,13 +347,31 @@ def _tsv_value(value: object) -> str:
     return text if _TSV_SPECIAL.search(text) is None else _TSV_SPECIAL.sub(_tsv_escape, text)
 
 
-def _tsv(links: Sequence[Link]) -> str:
-    """One line per link, the fields tab-separated, each escaped (never quoted)."""
-    return "".join(["\t".join(map(_tsv_value, _row(link))) + "\n" for link in links])
+def _tsv_column(values: list[Any]) -> list[str]:
+    """A column's values as TSV writes them: "" for None, str() of the rest, escaped. A
+    column with nothing to escape is found with one join and one pass of C: ``isprintable``
+    is false for every character _TSV_SPECIAL escapes but the backslash (tested); only a column
+    with one of them, or one that is not printable, is escaped value by value."""
+    try:
+        text = "".join(values)
+    except TypeError:  # ints (line, offset), None
+        values = ["" if value is None else str(value) for value in values]
+        text = "".join(values)
+    if text.isprintable() and "\\" not in text:
+        return values
+    return list(map(_tsv_value, values))
 
 
-def _tsv_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
-    return "".join(["\t".join(map(_tsv_value, _row(link, fields))) + "\n" for link in links])
+def _tsv_lines(indexes: tuple[int, ...], links: Sequence[Link]) -> str:
+    """One line per link, the fields at ``indexes`` of FIELDS tab-separated, each escaped
+    (never quoted)."""
+    if not links:
+        return ""
+    columns = [_tsv_column(list(column)) for column in _columns(links, indexes)]
+    return "\n".join(map("\t".join, zip(*columns, strict=True))) + "\n"
+
+
+_tsv = functools.partial(_tsv_lines, _ALL[0][:_OWN])
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -416,7 +467,8 @@ def output_format(name: str, fields: Iterable[str] | None = None) -> Format:
         return Format("", functools.partial(_jsonl_fields, chosen, indexes, _prefixes(chosen)))
     if name == "csv":
         return _csv(csv.excel, chosen)
-    return Format("\t".join(chosen) + "\n", functools.partial(_tsv_fields, chosen))
+    indexes = tuple(map(FIELDS.index, chosen))
+    return Format("\t".join(chosen) + "\n", functools.partial(_tsv_lines, indexes))
 
 
 class Writer(Protocol):
