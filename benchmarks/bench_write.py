@@ -1,7 +1,7 @@
 """What writing costs, per format, in lxml parses: the links are made once, then rendered.
 
     python benchmarks/bench_write.py CORPUS [--rounds 5] [--formats jsonl,csv,...]
-    python benchmarks/bench_write.py CORPUS --callgrind FORMAT
+    python benchmarks/bench_write.py CORPUS --callgrind FORMAT[,FORMAT...]
 
 Each round runs in a fresh interpreter: the documents are loaded (as bench_peers.py loads
 them), each one's links made by ``iter_links`` (rfc1808), then each format's renderer is timed
@@ -12,7 +12,7 @@ gets. Each time is divided by the bare lxml
 parse of the same documents timed before and after in the same process (bench_peers.py's
 unit); the median of the rounds is given, with the microseconds per link.
 
-``--callgrind FORMAT``: the instructions (valgrind's callgrind, deterministic where the clock
+``--callgrind FORMAT,...``: the instructions (valgrind's callgrind, deterministic where the clock
 is not) of rendering every document's links in FORMAT, less those of a run that only loads the
 links (pickled beforehand, so that extraction is not run under valgrind).
 """
@@ -112,14 +112,14 @@ if sys.argv[2] != "-":
 """
 
 
-def callgrind(corpus: Path, name: str) -> int:
-    """Instructions of rendering the corpus's links in ``name``, less loading them."""
+def callgrind(corpus: Path, names: list[str]) -> dict[str, int]:
+    """Instructions of rendering the corpus's links in each of ``names``, less loading them."""
     with tempfile.TemporaryDirectory() as scratch:
         links = os.path.join(scratch, "links.pickle")
         with open(links, "wb") as out:
             pickle.dump(extracted(load_corpus(corpus)), out)
-        counts = [_instructions(links, what) for what in ("-", name)]
-    return counts[1] - counts[0]
+        loading = _instructions(links, "-")
+        return {name: _instructions(links, name) - loading for name in names}
 
 
 def _instructions(links: str, what: str) -> int:
@@ -140,12 +140,13 @@ def main() -> int:
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--formats", default=",".join(FORMATS))
-    parser.add_argument("--callgrind", metavar="FORMAT")
+    parser.add_argument("--callgrind", metavar="FORMATS")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     formats = tuple(args.formats.split(","))
     if args.callgrind:
-        print(f"{args.callgrind}: {callgrind(args.corpus, args.callgrind):,} instructions")
+        for name, count in callgrind(args.corpus, args.callgrind.split(",")).items():
+            print(f"{name}: {count:,} instructions")
         return 0
     if args.worker:
         print(json.dumps(timings(load_corpus(args.corpus), formats)))

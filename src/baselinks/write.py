@@ -78,10 +78,6 @@ def _json_lines(keys: tuple[str, ...], rows: Iterable[tuple[Any, ...]], end: str
     and ``": "`` between items, non-ASCII as it is); the standard library's encoder. ``end``:
     what ends each record after its last value (json's ``}`` and a newline)."""
     encode = _ENCODE
-    if end == "}\n":
-        return _json_safe(
-            "".join([encode(dict(zip(keys, row, strict=True))) + "\n" for row in rows])
-        )
     return _json_safe(
         "".join([encode(dict(zip(keys, row, strict=True)))[:-1] + end for row in rows])
     )
@@ -186,20 +182,17 @@ _OWN = len(DEFAULT_FIELDS)  # a Link's own fields; its item _OWN is the Origin
 
 
 def _compiled_jsonl(
-    links: Sequence[Link], indexes: tuple[int, ...], prefixes: tuple[bytes, ...]
-) -> str | None:
-    """The compiled writer's lines (fields ``indexes`` of FIELDS), or None: not built, or the
-    links hold what it leaves to Python."""
-    if _cjsonl is None:
-        return None
-    text: str | None = _cjsonl.lines(links, indexes, prefixes, b"}\n", _OWN)
-    return text
+    links: Sequence[Link], indexes: tuple[int, ...], prefixes: tuple[bytes, ...], utf8: bool = False
+) -> Any:
+    """The compiled writer's lines (fields ``indexes`` of FIELDS; a str, or with ``utf8`` its
+    UTF-8 bytes), or None: not built, or the links hold what it leaves to Python."""
+    return None if _cjsonl is None else _cjsonl.lines(links, indexes, prefixes, b"}\n", _OWN, utf8)
 
 
 def _jsonl(links: Sequence[Link]) -> str:
     """One JSON object per line, every field of the record (:data:`~baselinks.link.FIELDS`,
     in order: the origin's too, null where one does not apply); ``problems`` is a list."""
-    text = _compiled_jsonl(links, *_ALL)
+    text: str | None = _compiled_jsonl(links, *_ALL)
     return _python_jsonl(links) if text is None else text
 
 
@@ -236,7 +229,7 @@ def _jsonl_fields(
 ) -> str:
     """JSON Lines with the chosen fields only, in the order given (``indexes``: theirs in
     :data:`~baselinks.link.FIELDS`, ``prefixes``: :func:`_prefixes`)."""
-    text = _compiled_jsonl(links, indexes, prefixes)
+    text: str | None = _compiled_jsonl(links, indexes, prefixes)
     return _python_jsonl_fields(fields, links) if text is None else text
 
 
@@ -255,11 +248,8 @@ def _jsonl_utf8(
 ) -> bytes | str:
     """:func:`_jsonl_fields` as UTF-8 bytes, from the compiled writer; where it leaves the
     links to Python, the str (written as text: the same bytes)."""
-    if _cjsonl is not None:
-        encoded: bytes | None = _cjsonl.lines(links, indexes, prefixes, b"}\n", _OWN, True)
-        if encoded is not None:
-            return encoded
-    return _python_jsonl_fields(fields, links)
+    encoded: bytes | None = _compiled_jsonl(links, indexes, prefixes, utf8=True)
+    return _python_jsonl_fields(fields, links) if encoded is None else encoded
 
 
 def utf8_render(
