@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from baselinks import write
 from baselinks.errors import BIDI, CONTROLS
-from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link
+from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
 from test_jsonl import links
 
 
@@ -55,6 +55,20 @@ def test_csv_and_tsv_as_row_by_row(records: list[Link], order: list[str], count:
     twelve = DEFAULT_FIELDS
     assert write.FORMATS["csv"].render(records) == _reference_csv(records, twelve)
     assert write.FORMATS["tsv"].render(records) == _reference_tsv(records, twelve)
+
+
+@given(
+    st.lists(
+        st.one_of(st.none(), st.sampled_from(["", " ", ",", '"', "\r", "\n", "a", "\r\n"])),
+        max_size=4,
+    )
+)
+def test_a_single_field(values: list[str | None]) -> None:
+    # csv writes a row of one empty field as "" (an empty line would read back as no row)
+    records = [Link(*([""] * 12), origin=Origin(record_id=value)) for value in values]  # type: ignore[arg-type]
+    fields = ("record_id",)
+    assert write.output_format("csv", fields).render(records) == _reference_csv(records, fields)
+    assert write.output_format("tsv", fields).render(records) == _reference_tsv(records, fields)
 
 
 def test_every_character_tsv_escapes_is_not_printable() -> None:
