@@ -1,6 +1,6 @@
 """The compiled JSON Lines writer (_cjsonl.pyx) against the Python writer (write.py).
 
-write._python_jsonl and write._python_jsonl_fields are the reference (orjson, or json where
+jsonl._python_jsonl and jsonl._python_jsonl_fields are the reference (orjson, or json where
 orjson cannot be imported, themselves held to json.dumps by tests/test_jsonl.py). The
 comparisons need the compiled writer built and in use: where it is not (no C compiler at
 install, or BASELINKS_PURE=1 for the suite's pure run), they are skipped with that reason; CI's
@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import compiled, write
+from baselinks import compiled, jsonl, write
 from baselinks.cli import main
 from baselinks.link import DEFAULT_FIELDS, FIELDS, Link, Origin
 from conftest import FIXTURES
 from test_jsonl import ANY_TEXT, links
 
-if write._cjsonl is None:
+if not jsonl.compiled():
     assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
         "BASELINKS_REQUIRE_COMPILED is set, but the compiled JSON Lines writer is not in use: "
         f"{compiled.status()}"
@@ -75,14 +75,14 @@ def _link(value: str = "v", line: object = 1, problems: tuple[object, ...] = ())
 
 def _compiled(records: list[Link], fields: tuple[str, ...] = FIELDS) -> str | None:
     indexes = tuple(map(FIELDS.index, fields))
-    return write._compiled_jsonl(records, indexes, write._prefixes(fields))
+    return jsonl._compiled_jsonl(records, indexes, jsonl.key_prefixes(fields))
 
 
 @settings(max_examples=300)
 @given(st.lists(links(), max_size=6))
 def test_every_field_as_the_python_writer_writes_it(records: list[Link]) -> None:
     text = _compiled(records)
-    reference = write._python_jsonl(records)
+    reference = jsonl._python_jsonl(records)
     if text is None:  # handed back: only for what UTF-8 or 64 bits cannot hold
         assert _surrogate(records) or _past_64_bits(records)
     else:
@@ -96,7 +96,7 @@ def test_chosen_fields_as_the_python_writer_writes_them(
     records: list[Link], order: list[str], count: int
 ) -> None:
     fields = tuple(order[:count])
-    reference = write._python_jsonl_fields(fields, records)
+    reference = jsonl._python_jsonl_fields(fields, records)
     text = _compiled(records, fields)
     assert text is None or text == reference
     assert write.output_format("jsonl", fields).render(records) == reference
@@ -110,9 +110,9 @@ def test_each_character(code: int) -> None:
     if 0xD800 <= code < 0xE000:
         assert text is None  # a lone surrogate: the Python writer writes it as json does
     else:
-        assert text == write._python_jsonl(records)
+        assert text == jsonl._python_jsonl(records)
         assert text.count("\n") == 2  # one record a line, whatever the character
-    assert write._jsonl(records) == write._python_jsonl(records)
+    assert jsonl.lines(records) == jsonl._python_jsonl(records)
 
 
 @pytest.mark.parametrize(
@@ -125,8 +125,8 @@ def test_integers(line: int | None) -> None:
     if line is not None and not -(2**63) <= line < 2**63:
         assert text is None  # past 64 bits: left to Python
     else:
-        assert text == write._python_jsonl(records)
-    assert write._jsonl(records) == write._python_jsonl(records)
+        assert text == jsonl._python_jsonl(records)
+    assert jsonl.lines(records) == jsonl._python_jsonl(records)
 
 
 @pytest.mark.parametrize(
@@ -145,21 +145,21 @@ def test_what_it_does_not_know_is_left_to_python(
 ) -> None:
     records = [_link(), _link(line=line, problems=problems)]
     assert _compiled(records) is None
-    assert write._jsonl(records) == write._python_jsonl(records)
+    assert jsonl.lines(records) == jsonl._python_jsonl(records)
 
 
 def test_records_of_another_shape_are_left_to_python() -> None:
     short = ("http://a/",) * 5
-    assert write._cjsonl.lines([short], *write._ALL, b"}\n", write._OWN) is None
-    assert write._cjsonl.lines([object()], *write._ALL, b"}\n", write._OWN) is None
+    assert jsonl._cjsonl.lines([short], *jsonl._ALL, b"}\n", jsonl._OWN) is None
+    assert jsonl._cjsonl.lines([object()], *jsonl._ALL, b"}\n", jsonl._OWN) is None
     no_origin = (*tuple(_link())[:-1], "not an origin")
-    assert write._cjsonl.lines([no_origin], *write._ALL, b"}\n", write._OWN) is None
+    assert jsonl._cjsonl.lines([no_origin], *jsonl._ALL, b"}\n", jsonl._OWN) is None
     # the link's own fields only: the origin is not read
-    own = tuple(range(write._OWN))
-    text = write._cjsonl.lines([no_origin], own, write._prefixes(DEFAULT_FIELDS), b"}\n", 12)
-    assert text == write._python_jsonl_fields(DEFAULT_FIELDS, [_link()])
+    own = tuple(range(jsonl._OWN))
+    text = jsonl._cjsonl.lines([no_origin], own, jsonl.key_prefixes(DEFAULT_FIELDS), b"}\n", 12)
+    assert text == jsonl._python_jsonl_fields(DEFAULT_FIELDS, [_link()])
     with pytest.raises(ValueError, match="one prefix per field"):
-        write._cjsonl.lines([], (0, 1), (b"{",), b"}\n", write._OWN)
+        jsonl._cjsonl.lines([], (0, 1), (b"{",), b"}\n", jsonl._OWN)
 
 
 @given(st.lists(ANY_TEXT, min_size=1, max_size=3))
@@ -167,17 +167,17 @@ def test_long_values_grow_the_buffer(values: list[str]) -> None:
     # the buffer starts at 256 bytes a link: a value of megabytes grows it, maybe mid-record
     records = [_link(value * (1 + 100_000 // (1 + len(value)))) for value in values]
     text = _compiled(records)
-    assert text is None or text == write._python_jsonl(records)
+    assert text is None or text == jsonl._python_jsonl(records)
 
 
 def test_a_value_of_another_field_type_is_written_by_its_own_type() -> None:
     records = [_link(line="7"), _link(line=None)]  # type: ignore[arg-type]
-    assert _compiled(records) == write._python_jsonl(records)
-    assert '"line": "7"' in write._python_jsonl(records)
+    assert _compiled(records) == jsonl._python_jsonl(records)
+    assert '"line": "7"' in jsonl._python_jsonl(records)
 
 
 def test_no_links() -> None:
-    assert _compiled([]) == "" == write._python_jsonl([])
+    assert _compiled([]) == "" == jsonl._python_jsonl([])
 
 
 def test_the_command_writes_the_same_bytes_both_ways(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import output, write
+from baselinks import jsonl, output, write
 from baselinks.cli import main
 from baselinks.link import FIELDS, Link
 from conftest import FIXTURES
@@ -43,7 +43,7 @@ def test_each_format_gives_its_texts_bytes(
     text = write.output_format(name, fields).render(records)
     written = write.utf8_render(name, fields)(records)
     if isinstance(written, bytes):
-        assert name == "jsonl" and write._cjsonl is not None  # only the compiled writer's
+        assert name == "jsonl" and jsonl.compiled()  # only the compiled writer's
         assert written == text.encode("utf-8")
     else:
         assert written == text
