@@ -1,4 +1,4 @@
-"""CSV and TSV written a column at a time (write._columns), byte for byte as they were written a
+"""CSV, TSV and text written a column at a time (write._columns), byte for byte as they were written a
 row at a time.
 
 The reference below is the writer as it was before (a dict per link, each value looked at in
@@ -72,11 +72,22 @@ def test_a_single_field(values: list[str | None]) -> None:
 
 
 def test_every_character_tsv_escapes_is_not_printable() -> None:
-    # what lets a printable column skip the escaping: the backslash is looked for apart
+    # what lets a printable column skip the escaping (the backslash is looked for apart), and
+    # a text format's printable URLs be written at once
     escaped = re.compile(rf"[{CONTROLS}{BIDI}]")
     found = [code for code in range(0x110000) if escaped.match(chr(code))]
     assert len(found) > 64 + 2 + 9  # C0, DEL, C1, U+2028/9, the bidi controls
     assert not any(chr(code).isprintable() for code in found)
+
+
+@settings(max_examples=200)
+@given(st.lists(links(), max_size=5))
+def test_text_as_url_by_url(records: list[Link]) -> None:
+    escaped = re.compile(rf"[{CONTROLS}{BIDI}]")
+    expected = "".join(
+        escaped.sub(write._percent, link.url) + "\n" for link in records
+    )  # the writer as it was, a URL at a time
+    assert write.FORMATS["text"].render(records) == expected
 
 
 def test_a_column_of_values_that_need_escaping() -> None:

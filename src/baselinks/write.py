@@ -202,7 +202,11 @@ def _percent_encoded(url: str) -> str:
 def _text(links: Sequence[Link]) -> str:
     """The absolute URL, one per line. A control character (or a line separator, or a bidi
     override) in a URL is percent-encoded, as a URL serializer would (WHATWG URL "C0 control
-    percent-encode set"): ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``."""
+    percent-encode set"): ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``.
+    URLs that are all printable (none of those is: tested) are joined at once."""
+    urls = list(map(itemgetter(0), links))
+    if urls and "".join(urls).isprintable():
+        return "\n".join(urls) + "\n"
     search = _TEXT_ESCAPED.search
     return "".join(
         [
