@@ -176,6 +176,14 @@ def test_a_value_of_another_field_type_is_written_by_its_own_type() -> None:
     assert '"line": "7"' in jsonl._python_jsonl(records)
 
 
+@pytest.mark.parametrize("char", ["a", "\u00e9", "\x85", "\u20ac", "\u2028", "\U0001f600", "\n"])
+def test_values_over_chunk_boundaries(char: str) -> None:
+    # the buffer's room is made 4,096 characters at a time: each kind of string across it
+    records = [_link("x" * 4095 + char * 4099), _link(char * 12_289)]
+    assert _compiled(records) == jsonl._python_jsonl(records)
+    assert _compiled([_link("a" * 4097 + char + "\udc80")]) is None  # past a chunk: Python
+
+
 def test_no_links() -> None:
     assert _compiled([]) == "" == jsonl._python_jsonl([])
 

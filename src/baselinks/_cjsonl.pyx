@@ -114,40 +114,50 @@ cdef char* _special(char* out, unsigned int c) noexcept:
     return out + 4
 
 
+cdef enum:
+    CHUNK = 4096  # characters escaped between two checks of the buffer's room
+
+
 cdef int _string(Buffer* buffer, object text) except -1:
-    """``text`` as a JSON string: 1 if it holds a surrogate (left to the Python writer)."""
-    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i
+    """``text`` as a JSON string: 1 if it holds a surrogate (left to the Python writer). The
+    room is made a chunk at a time (a character takes 6 bytes at most, ``\\u00XX``), so that
+    a value of megabytes (a data: URL) needs no more than its own UTF-8 and 24 KB."""
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i, start = 0, stop
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
-    cdef const unsigned char* latin
+    cdef const unsigned char* latin = <const unsigned char*>data
     cdef unsigned int c
     cdef char* out
-    _reserve(buffer, 6 * length + 2)  # the most a character takes: \u00XX
-    out = buffer.data + buffer.size
-    out[0] = 34  # "
-    out += 1
-    if kind == 1:  # the most common by far: Latin-1 (ASCII most of all), a byte a character
-        latin = <const unsigned char*>data
-        for i in range(length):
-            c = latin[i]
-            if 0x20 <= c < 0x7f and c != 34 and c != 92:
-                out[0] = <char>c
-                out += 1
-            else:
-                out = _special(out, c)
-    else:
-        for i in range(length):
-            c = <unsigned int>PyUnicode_READ(kind, data, i)
-            if 0x20 <= c < 0x7f and c != 34 and c != 92:
-                out[0] = <char>c
-                out += 1
-            else:
-                out = _special(out, c)
-                if out is NULL:
-                    return 1
-    out[0] = 34
-    out += 1
-    buffer.size = out - buffer.data
+    _reserve(buffer, 2)
+    buffer.data[buffer.size] = 34  # "
+    buffer.size += 1
+    while start < length:
+        stop = min(length, start + CHUNK)
+        _reserve(buffer, 6 * (stop - start) + 1)
+        out = buffer.data + buffer.size
+        if kind == 1:  # the most common by far: Latin-1 (ASCII most of all), a byte a character
+            for i in range(start, stop):
+                c = latin[i]
+                if 0x20 <= c < 0x7f and c != 34 and c != 92:
+                    out[0] = <char>c
+                    out += 1
+                else:
+                    out = _special(out, c)
+        else:
+            for i in range(start, stop):
+                c = <unsigned int>PyUnicode_READ(kind, data, i)
+                if 0x20 <= c < 0x7f and c != 34 and c != 92:
+                    out[0] = <char>c
+                    out += 1
+                else:
+                    out = _special(out, c)
+                    if out is NULL:
+                        return 1
+        buffer.size = out - buffer.data
+        start = stop
+    _reserve(buffer, 1)
+    buffer.data[buffer.size] = 34
+    buffer.size += 1
     return 0
 
 
