@@ -14,7 +14,8 @@ unit); the median of the rounds is given, with the microseconds per link.
 
 ``--callgrind FORMAT,...``: the instructions (valgrind's callgrind, deterministic where the clock
 is not) of rendering every document's links in FORMAT, less those of a run that only loads the
-links (pickled beforehand, so that extraction is not run under valgrind).
+links (pickled beforehand, so that extraction is not run under valgrind); and the unit, the
+bare lxml parse of the same pages (less loading them).
 """
 
 from __future__ import annotations
@@ -103,7 +104,13 @@ _PROBE = """
 import pickle, sys
 from baselinks.write import output_format, utf8_render
 batches = pickle.load(open(sys.argv[1], "rb"))
-if sys.argv[2] != "-":
+if sys.argv[2] == "lxml-parse":  # the unit: the bare parse of the same pages
+    sys.path.insert(0, sys.argv[3])
+    from bench_peers import load_corpus, lxml_parse
+    docs = load_corpus(__import__("pathlib").Path(sys.argv[4]))
+    if sys.argv[5] == "parse":
+        lxml_parse(docs)
+elif sys.argv[2] != "-":
     name = sys.argv[2]
     render = output_format(name[:-4]).render if name.endswith("-str") else utf8_render(name)
     render(batches[0])
@@ -119,13 +126,18 @@ def callgrind(corpus: Path, names: list[str]) -> dict[str, int]:
         with open(links, "wb") as out:
             pickle.dump(extracted(load_corpus(corpus)), out)
         loading = _instructions(links, "-")
-        return {name: _instructions(links, name) - loading for name in names}
+        counts = {name: _instructions(links, name) - loading for name in names}
+        here = str(Path(__file__).parent)
+        unit = [
+            _instructions(links, "lxml-parse", here, str(corpus), what) for what in ("-", "parse")
+        ]
+    return {**counts, "lxml-parse": unit[1] - unit[0]}
 
 
-def _instructions(links: str, what: str) -> int:
+def _instructions(links: str, *what: str) -> int:
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     done = subprocess.run(
-        [*command, sys.executable, "-c", _PROBE, links, what], capture_output=True, text=True
+        [*command, sys.executable, "-c", _PROBE, links, *what], capture_output=True, text=True
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode or found is None:
@@ -145,8 +157,11 @@ def main() -> int:
     args = parser.parse_args()
     formats = tuple(args.formats.split(","))
     if args.callgrind:
-        for name, count in callgrind(args.corpus, args.callgrind.split(",")).items():
-            print(f"{name}: {count:,} instructions")
+        counts = callgrind(args.corpus, args.callgrind.split(","))
+        for name, count in counts.items():
+            print(
+                f"{name}: {count:,} instructions, {count / counts['lxml-parse']:.3f} x lxml parse"
+            )
         return 0
     if args.worker:
         print(json.dumps(timings(load_corpus(args.corpus), formats)))
