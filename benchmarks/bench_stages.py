@@ -13,7 +13,8 @@ each document goes through the stages, each timed apart, each given what the one
                each document (Linker keeps one answer per reference, as here)
     records    Linker.link over every RawLink, less the resolve stage: stripping, the
                per-document memo, the codebase and form rules, the Link tuple
-    jsonl      write.FORMATS["jsonl"].render of each document's links
+    jsonl      write.utf8_render("jsonl") of each document's links: what the command line
+               writes to a file or a pipe (UTF-8 bytes from the compiled writer where built)
 
 and ``iter_links`` over the same document, whole (containers' sniffing, batch's counting and
 the generators besides the stages above), beside the sum of the stages.
@@ -59,9 +60,9 @@ def stages(docs: Docs) -> dict[str, float]:
     from baselinks.microsyntax import ASCII_WHITESPACE
     from baselinks.resolve import encoding_parse
     from baselinks.walk import raw_links
-    from baselinks.write import FORMATS
+    from baselinks.write import utf8_render
 
-    render = FORMATS["jsonl"].render
+    render = utf8_render("jsonl")
     seconds = dict.fromkeys((*STAGES, "iter_links"), 0.0)
     floor = _timed(lambda: lxml_parse(docs))[0]
     errors: list[object] = []
@@ -134,7 +135,7 @@ WHAT = {
     "walk": "every link source of the table: elements, attributes, CSS, srcset; RawLink",
     "resolve": "RFC 1808 §4 and the problem codes, per distinct reference of a document",
     "records": "per link: the memo, the codebase and form rules, the `Link` tuple",
-    "jsonl": "JSON Lines (orjson), when written",
+    "jsonl": "JSON Lines, when written (the compiled writer's UTF-8; orjson on the pure path)",
 }
 
 

@@ -2,7 +2,7 @@
 
 write.py writes JSON Lines with orjson (a dependency) and falls back to ``json`` where orjson
 cannot be imported. orjson knows only compact and indented output, so write.py takes the
-indentation out again (write._orjson_lines); these tests hold both paths to one reference:
+indentation out again (jsonl._orjson_lines); these tests hold both paths to one reference:
 ``json.dumps(record, ensure_ascii=False)`` with DEL, the C1 controls and U+2028/U+2029 written
 as ``\\uXXXX``, one record per line, keys in :data:`~baselinks.link.FIELDS` order.
 """
@@ -18,9 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from baselinks import jsonl
 from baselinks.cli import main
+from baselinks.jsonl import _json_lines, _orjson_lines
 from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
-from baselinks.write import FORMATS, _json_lines, _orjson_lines, output_format
+from baselinks.write import FORMATS, output_format
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)
 # Mostly what the corpus has, with the characters that are escaped or that break a line.
 LIKELY_TEXT = st.text(
-    st.sampled_from('ab/:?#,"\\\n\r\t\x00\x1b\x7f\x85\x9b\xa0\u2028\u2029\u202e é{}[]: '),
+    # \x01 and \x02 too: what the orjson writer marks its fragments with (jsonl._orjson_lines)
+    st.sampled_from('ab/:?#,"\\\n\r\t\x00\x01\x02\x1b\x7f\x85\x9b\xa0\u2028\u2029\u202e é{}[]: '),
     max_size=12,
 )
 TEXT = st.one_of(ANY_TEXT, LIKELY_TEXT)
@@ -79,6 +82,13 @@ def test_orjson_and_json_write_the_same_bytes(records: list[Link]) -> None:
     assert _json_lines(FIELDS, rows) == expected
     assert _orjson_lines(FIELDS, rows) == expected
     assert FORMATS["jsonl"].render(records) == expected
+    assert jsonl._python_jsonl(records) == expected  # the reference of the compiled writer
+    twelve = [link[:-1] for link in records]
+    end = ", " + _json_lines(ORIGIN_FIELDS, [records[0].origin])[1:] if records else "}\n"
+    ended = [link._replace(origin=records[0].origin).values() for link in records]
+    assert _json_lines(DEFAULT_FIELDS, twelve, end) == _reference(FIELDS, ended) and (
+        _orjson_lines(DEFAULT_FIELDS, twelve, end) == _reference(FIELDS, ended)
+    )
 
 
 @settings(max_examples=200)
@@ -118,8 +128,10 @@ def test_without_orjson_the_command_writes_the_same_bytes(tmp_path: Path) -> Non
     probe = (
         "import sys\n"
         "sys.modules['orjson'] = None  # import orjson raises ImportError\n"
-        "from baselinks import write\n"
-        "assert write._LINES is write._json_lines, write._LINES\n"
+        "import os; os.environ['BASELINKS_PURE'] = '1'  # nor the compiled writer\n"
+        "from baselinks import jsonl\n"
+        "assert jsonl._LINES is jsonl._json_lines, jsonl._LINES\n"
+        "assert not jsonl.compiled()\n"
         "from baselinks.cli import main\n"
         f"sys.exit(main(['extract', '-q', '-o', sys.argv[1], {str(fixture)!r}]))\n"
     )

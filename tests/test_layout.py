@@ -55,7 +55,8 @@ ALLOWED_THIRD_PARTY = {
     "stats": set(),  # links counted by kind, base source, problem, host
     "batch": set(),
     "workers": set(),
-    "write": {"orjson"},  # JSON Lines; the standard library's json without it
+    "write": set(),
+    "jsonl": {"orjson"},  # JSON Lines; the standard library's json without it
     "output": set(),
     "schema": set(),  # the record's fields as typed columns: the standard library only
     "parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
@@ -176,8 +177,10 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         return found
 
     # write: the Link record, and from errors the character classes its formats escape (the
-    # ones diagnose flags) and the terminal escaping of its table (errors.printable)
-    assert local_imports("write") == {"link", "errors"}
+    # ones diagnose flags) and the terminal escaping of its table (errors.printable); jsonl its
+    # JSON Lines writers, which know the Link record and compiled (standard library only)
+    assert local_imports("write") == {"link", "errors", "jsonl"}
+    assert local_imports("jsonl") == {"link", "compiled"}
     assert local_imports("workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (link and stats are imported for the Link and Stats types only)

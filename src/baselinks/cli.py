@@ -204,8 +204,8 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
     the end (a columnar format's: parquet, on ``out``'s bytes). None, said, when the format
     cannot be written: fields it has not, pyarrow missing, or the output a terminal (bytes no
     one can read there)."""
-    from .output import binary
-    from .write import COLUMNAR, FIELDED, output_format
+    from .output import binary, byte_writer
+    from .write import COLUMNAR, FIELDED, output_format, utf8_render
 
     if fields is not None and name not in FIELDED + COLUMNAR:
         fielded = ", ".join(FIELDED + COLUMNAR)
@@ -213,6 +213,9 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
         return None
     if name not in COLUMNAR:
         header, render = output_format(name, fields)
+        write = byte_writer(out)  # JSON Lines as UTF-8 bytes, where the stream takes them
+        if write is not None:
+            return header, utf8_render(name, fields), write, None
         return header, render, out.write, None
     from .parquet import ParquetSink, available
 

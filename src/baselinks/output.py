@@ -16,6 +16,7 @@ file is then removed. A closed standard error (``2>&-``) loses the messages, nev
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import io
@@ -26,7 +27,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO, TypeVar, cast
 
-__all__ = ["Output", "OutputError", "binary", "open_output", "standard_error"]
+__all__ = ["Output", "OutputError", "binary", "byte_writer", "open_output", "standard_error"]
 
 STDOUT = "standard output"
 
@@ -67,11 +68,13 @@ def _flushed(name: str, flush: Callable[[], None]) -> None:
 
 class _Guarded:
     """A text stream whose failed writes are :class:`OutputError`s (a closed pipe excepted:
-    the reader went away, which is no error)."""
+    the reader went away, which is no error). ``utf8``: the binary stream under it, where
+    UTF-8 bytes written there are what the same text would be (:func:`byte_writer`)."""
 
-    def __init__(self, stream: TextIO, name: str) -> None:
+    def __init__(self, stream: TextIO, name: str, utf8: BinaryIO | None = None) -> None:
         self.stream = stream
         self.name = name
+        self.utf8 = utf8
 
     def write(self, text: str) -> int:
         return _guarded(self.name, self.stream.write, text)
@@ -101,6 +104,46 @@ class _GuardedBytes:
 
     def close(self) -> None:
         self.flush()
+
+
+class _Mixed:
+    """Writes text to a :class:`_Guarded` stream and UTF-8 bytes to the binary stream under
+    it, in the order given: text is flushed before bytes follow it (a text stream holds
+    what it is given until its buffer fills)."""
+
+    def __init__(self, stream: _Guarded, utf8: BinaryIO) -> None:
+        self.stream = stream
+        self.utf8 = utf8
+        self.held = False  # text written since the last bytes
+
+    def write(self, data: str | bytes) -> int:
+        if isinstance(data, str):
+            self.held = self.held or bool(data)
+            return self.stream.write(data)
+        if self.held:
+            self.stream.flush()
+            self.held = False
+        return _guarded(self.stream.name, self.utf8.write, data)
+
+
+def byte_writer(stream: TextIO) -> Callable[[str | bytes], int] | None:
+    """A write of text or of UTF-8 bytes to ``stream`` (one :func:`open_output` gave): the
+    bytes go to the binary stream under it as they are, what a format writing UTF-8 itself
+    saves (write.utf8_render: the stream would decode nothing, encode nothing). None where the
+    bytes would not be what the text gives: a stream of someone else's (a test's stand-in
+    for standard output), another encoding than UTF-8, line buffering (a terminal: each line
+    is flushed as it ends), or newlines translated (``os.linesep`` is not ``\\n``)."""
+    if not isinstance(stream, _Guarded) or stream.utf8 is None:
+        return None
+    return _Mixed(stream, stream.utf8).write
+
+
+def _utf8(raw: TextIO) -> BinaryIO | None:
+    """The binary stream under ``raw`` (a text stream of :func:`_text`), where UTF-8 bytes
+    written to it are what the same text written to ``raw`` gives; else None."""
+    if not isinstance(raw, io.TextIOWrapper) or raw.line_buffering or os.linesep != "\n":
+        return None
+    return raw.buffer if codecs.lookup(raw.encoding).name == "utf-8" else None
 
 
 def binary(stream: TextIO) -> BinaryIO:
@@ -181,7 +224,8 @@ class Output:
         self.name = name
         self.raw = raw
         self.owned = owned  # closed at the end (not a stand-in for standard output)
-        self.stream = cast(TextIO, _Guarded(raw, name))
+        # bytes straight to the binary stream only under a text stream of our own making
+        self.stream = cast(TextIO, _Guarded(raw, name, _utf8(raw) if owned else None))
         self.temp = temp  # the temporary file, renamed to ``target`` by commit()
         self.target = target
 

@@ -13,15 +13,14 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import json
 import re
-from collections.abc import Callable, Iterable, Sequence
-from itertools import chain, repeat
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TextIO
 
+from . import jsonl
 from .errors import BIDI, CONTROLS, printable
-from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link
+from .link import DEFAULT_FIELDS, FIELDS, Link
 
 __all__ = [
     "COLUMNAR",
@@ -31,6 +30,7 @@ __all__ = [
     "Format",
     "check_fields",
     "output_format",
+    "utf8_render",
     "write_csv",
     "write_jsonl",
     "write_table",
@@ -46,152 +46,80 @@ class Format(NamedTuple):
     render: Callable[[Sequence[Link]], str]
 
 
-# The fallback encoder (the standard library's), and the reference the fast one is tested
-# against: json.dumps(..., ensure_ascii=False) built a new JSONEncoder for each call (any
-# non-default option does), which was half the cost of writing a record.
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+def utf8_render(
+    name: str, fields: Iterable[str] | None = None
+) -> Callable[[Sequence[Link]], bytes | str]:
+    """What a document's links become for a UTF-8 stream that takes bytes (the command line's
+    output, through output.byte_writer): JSON Lines as UTF-8 bytes, from the compiled writer
+    (no decoding to str, and no encoding again by the stream: on the corpus they took as long
+    as writing the lines); a str where it leaves them to Python, and for every other format.
+    A str and bytes of one batch are the same bytes on the stream (tested)."""
+    render = output_format(name, fields).render  # the fields checked
+    if name != "jsonl" or not jsonl.compiled():
+        return render
+    chosen = FIELDS if fields is None else check_fields(fields)
+    indexes = tuple(map(FIELDS.index, chosen))
+    return functools.partial(jsonl.utf8_lines, chosen, indexes, jsonl.key_prefixes(chosen))
 
 
-# JSON escapes the C0 controls; these it may write as they are, and each breaks a line for some
-# reader (Python's str.splitlines() splits at U+0085, U+2028 and U+2029; a terminal takes
-# U+009B as CSI). Written as \uXXXX escapes they are the same JSON strings. They only occur
-# inside strings (the keys are ASCII), so the substitution is on the encoded text.
-_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+def _columns(links: Sequence[Link], indexes: tuple[int, ...]) -> list[Iterator[Any]]:
+    """The values of the fields at ``indexes`` of FIELDS, a column each, over ``links``:
+    problems space-separated. Iterators in C (itemgetter, map): nothing in Python per link."""
+    columns: list[Iterator[Any]] = []
+    for index in indexes:
+        if index >= _OWN:  # the origin's
+            columns.append(map(itemgetter(index - _OWN), map(itemgetter(_OWN), links)))
+        elif index == _PROBLEMS_AT:
+            columns.append(map(" ".join, map(itemgetter(index), links)))
+        else:
+            columns.append(map(itemgetter(index), links))
+    return columns
 
 
-def _json_escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+_PROBLEMS_AT = FIELDS.index("problems")
+_OWN = len(DEFAULT_FIELDS)  # a Link's own fields; its item _OWN is the Origin
+_TWELVE = tuple(range(_OWN))
 
 
-def _json_safe(text: str) -> str:
-    """``text`` with :data:`_JSON_UNSAFE` escaped. The regular expression reads 130 MB/s; an
-    ASCII text (most of them: ``isascii`` is a flag of the string) needs only DEL looked for."""
-    if text.isascii() and "\x7f" not in text:
-        return text
-    return text if _JSON_UNSAFE.search(text) is None else _JSON_UNSAFE.sub(_json_escape, text)
-
-
-def _json_lines(keys: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> str:
-    """One JSON object per row, ``keys`` and values in order, as ``json`` writes them (``", "``
-    and ``": "`` between items, non-ASCII as it is); the standard library's encoder."""
-    encode = _ENCODE
-    return _json_safe("".join([encode(dict(zip(keys, row, strict=True))) + "\n" for row in rows]))
-
-
-# orjson writes 4 to 10 times as fast as json, in C with no Python step per record, but only
-# compact (``{"a":1,"b":[2]}``) or indented two spaces a level; json's separators (``", "``,
-# ``": "``), which the JSON Lines output has always had, are neither. Indented, every newline
-# orjson writes is structure (a newline in a string is written \n), so the records are
-# written indented and the newlines with their indentation taken out: ``,\n  `` is ``, ``
-# between the items of a record, ``,\n    `` between those of a list in it. What the rules
-# do not cover (a value nested deeper) leaves a newline more than one per record, and the
-# records are then written by json; so does what orjson refuses (a lone surrogate, an int
-# past 64 bits). C1 controls, DEL and U+2028/9 orjson writes raw: escaped as above.
-_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")  # U+0080..U+009F in UTF-8 (a literal first byte)
-_BEFORE, _AFTER = (b"\n}",), (b"{\n  ",)
-
-
-def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> str:
-    """:func:`_json_lines`'s bytes, from orjson."""
-    if not rows or _ORJSON is None:
-        return _json_lines(keys, rows)
-    dumps, fragment = _ORJSON
+def _texts(values: list[Any]) -> tuple[list[Any], str]:
+    """A column's values as CSV and TSV write them ("" for None, str() of the rest), and
+    their join (one pass of C to look at the whole column)."""
     try:
-        records = list(map(dict, map(zip, repeat(keys), rows)))
-        if "problems" in keys:
-            # The record's list, as json writes it, once per distinct list (a few dozen in a
-            # run): four passes over the text fewer than the rules below would take.
-            memo = _PROBLEMS
-            for record in records:
-                problems = record["problems"]
-                record["problems"] = memo.get(problems) or _problems(problems, fragment)
-        # between a "\n}" and a "{\n  ", so that every record is one between two "\n}{\n  "
-        data = b"".join(chain(_BEFORE, map(dumps, records), _AFTER))
-    except TypeError:  # orjson.JSONEncodeError: a lone surrogate, an int past 64 bits
-        return _json_lines(keys, rows)
-    if b"[\n    " in data:  # a list of items in a record, one per line
-        data = data.replace(b",\n    ", b", ").replace(b"[\n    ", b"[").replace(b"\n  ]", b"]")
-    data = data.replace(b",\n  ", b", ").replace(b"\n}{\n  ", b"}\n{")
-    text = str(memoryview(data)[2:-1], "utf-8")  # the records, from "}\n{" to "}\n{"
-    if text.count("\n") != len(rows):  # a value nested deeper than these rules know
-        return _json_lines(keys, rows)
-    if text.isascii():
-        return text if "\x7f" not in text else _JSON_UNSAFE.sub(_json_escape, text)
-    if "\x7f" in text or "\u2028" in text or "\u2029" in text or _C1_UTF8.search(data):
-        return _JSON_UNSAFE.sub(_json_escape, text)
-    return text
+        return values, "".join(values)
+    except TypeError:  # ints (line, offset), None
+        values = ["" if value is None else str(value) for value in values]
+        return values, "".join(values)
 
 
-_PROBLEMS: dict[Any, Any] = {}  # a problems tuple -> its JSON, an orjson.Fragment
-
-
-def _problems(problems: Any, fragment: Callable[[str], Any]) -> Any:
-    if len(_PROBLEMS) >= 4096:  # codes come from a closed set; anything else stays bounded
-        _PROBLEMS.clear()
-    encoded = _PROBLEMS[problems] = fragment(_ENCODE(list(problems)))
-    return encoded
-
-
-def _orjson() -> tuple[Callable[[Any], bytes], Callable[[str], Any]] | None:
-    try:
-        import orjson
-    except ImportError:  # a dependency; without it, the standard library writes the same bytes
-        return None
-    return functools.partial(orjson.dumps, option=orjson.OPT_INDENT_2), orjson.Fragment
-
-
-_ORJSON = _orjson()
-
-# JSON Lines: orjson's, json's where orjson cannot be imported (the same bytes, tested)
-_LINES = _json_lines if _ORJSON is None else _orjson_lines
-
-
-def _jsonl(links: Sequence[Link]) -> str:
-    """One JSON object per line, every field of the record (:data:`~baselinks.link.FIELDS`,
-    in order: the origin's too, null where one does not apply); ``problems`` is a list.
-
-    The origin's six keys are the same for every link of a document (one Origin shared): they
-    are encoded once per run of links that share it and put in place of each record's closing
-    brace, after the link's twelve (``"}\n"`` ends a record and nothing else: a newline in a
-    string is written ``\n``). On the corpus the six keys per link took the JSON Lines stage
-    from 0.66 to 1.17 lxml parses when encoded with each link.
-    """
-    pieces = []
-    start, count = 0, len(links)
-    while start < count:
-        origin = links[start].origin
-        end = start + 1
-        while end < count and links[end].origin is origin:
-            end += 1
-        rest = _LINES(ORIGIN_FIELDS, [origin])  # {"file": ..., "part": ...}\n
-        twelve = _LINES(DEFAULT_FIELDS, [link[:-1] for link in links[start:end]])
-        pieces.append(twelve.replace("}\n", ", " + rest[1:]))
-        start = end
-    return "".join(pieces)
-
-
-def _jsonl_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
-    """JSON Lines with the chosen fields only, in the order given."""
-    rows = list(map(Link.values, links))  # the twelve, then the origin's six: FIELDS
-    columns = [map(itemgetter(FIELDS.index(name)), rows) for name in fields]
-    return _LINES(fields, list(zip(*columns, strict=True)))
-
-
-def _row(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[object]:
-    """The values as CSV and TSV write them: problems space-separated, "" for None."""
-    record = dict(zip(DEFAULT_FIELDS, link[:-1], strict=True))
-    record["problems"] = " ".join(link.problems)
-    if fields is not DEFAULT_FIELDS:  # the origin's fields only when they may be asked for
-        record.update(zip(ORIGIN_FIELDS, link.origin, strict=True))
-    return ["" if (value := record[field]) is None else value for field in fields]
+def _csv_quoted(value: str) -> str:
+    if "," in value or '"' in value or "\r" in value or "\n" in value:
+        return '"' + value.replace('"', '""') + '"'
+    return value
 
 
 def _render_csv(
-    dialect: type[csv.Dialect], links: Sequence[Link], fields: tuple[str, ...] = DEFAULT_FIELDS
+    dialect: type[csv.Dialect],
+    links: Sequence[Link],
+    indexes: tuple[int, ...] = _TWELVE,
 ) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, dialect=dialect).writerows(_row(link, fields) for link in links)
-    return buffer.getvalue()
+    """The rows, the fields at ``indexes`` of FIELDS. The excel dialect is written here a
+    column at a time, as csv writes it (tested): its writer looks at each character with a
+    call (10 µs a link on the corpus); only a column holding a comma, a quote, CR or LF is
+    looked at value by value."""
+    if dialect is not csv.excel:
+        buffer = io.StringIO()
+        csv.writer(buffer, dialect=dialect).writerows(zip(*_columns(links, indexes), strict=True))
+        return buffer.getvalue()
+    if not links:
+        return ""
+    columns = []
+    for column in _columns(links, indexes):
+        values, text = _texts(list(column))
+        special = "," in text or '"' in text or "\r" in text or "\n" in text
+        columns.append(list(map(_csv_quoted, values)) if special else values)
+    if len(columns) == 1:  # csv's row of one empty field: "" (an empty line would be no row)
+        columns[0] = [value or '""' for value in columns[0]]
+    return "\r\n".join(map(",".join, zip(*columns, strict=True))) + "\r\n"
 
 
 def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = DEFAULT_FIELDS) -> Format:
@@ -201,7 +129,8 @@ def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = DEFAULT_FIELDS) -
     # a partial of a module-level function pickles (a closure would not): it goes to workers
     if fields == DEFAULT_FIELDS:
         return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
-    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, fields=fields))
+    indexes = tuple(map(FIELDS.index, fields))
+    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, indexes=indexes))
 
 
 # IANA text/tab-separated-values: "Note that fields that contain tabs are not allowable in
@@ -233,13 +162,27 @@ def _tsv_value(value: object) -> str:
     return text if _TSV_SPECIAL.search(text) is None else _TSV_SPECIAL.sub(_tsv_escape, text)
 
 
-def _tsv(links: Sequence[Link]) -> str:
-    """One line per link, the fields tab-separated, each escaped (never quoted)."""
-    return "".join(["\t".join(map(_tsv_value, _row(link))) + "\n" for link in links])
+def _tsv_column(values: list[Any]) -> list[str]:
+    """A column's values as TSV writes them: "" for None, str() of the rest, escaped. A
+    column with nothing to escape is found with one join and one pass of C: ``isprintable``
+    is false for every character _TSV_SPECIAL escapes but the backslash (tested); only a column
+    with one of them, or one that is not printable, is escaped value by value."""
+    values, text = _texts(values)
+    if text.isprintable() and "\\" not in text:
+        return values
+    return list(map(_tsv_value, values))
 
 
-def _tsv_fields(fields: tuple[str, ...], links: Sequence[Link]) -> str:
-    return "".join(["\t".join(map(_tsv_value, _row(link, fields))) + "\n" for link in links])
+def _tsv_lines(indexes: tuple[int, ...], links: Sequence[Link]) -> str:
+    """One line per link, the fields at ``indexes`` of FIELDS tab-separated, each escaped
+    (never quoted)."""
+    if not links:
+        return ""
+    columns = [_tsv_column(list(column)) for column in _columns(links, indexes)]
+    return "\n".join(map("\t".join, zip(*columns, strict=True))) + "\n"
+
+
+_tsv = functools.partial(_tsv_lines, _TWELVE)
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -259,7 +202,11 @@ def _percent_encoded(url: str) -> str:
 def _text(links: Sequence[Link]) -> str:
     """The absolute URL, one per line. A control character (or a line separator, or a bidi
     override) in a URL is percent-encoded, as a URL serializer would (WHATWG URL "C0 control
-    percent-encode set"): ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``."""
+    percent-encode set"): ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``.
+    URLs that are all printable (none of those is: tested) are joined at once."""
+    urls = list(map(itemgetter(0), links))
+    if urls and "".join(urls).isprintable():
+        return "\n".join(urls) + "\n"
     search = _TEXT_ESCAPED.search
     return "".join(
         [
@@ -295,7 +242,7 @@ def _table(links: Sequence[Link]) -> str:
 
 
 FORMATS: dict[str, Format] = {
-    "jsonl": Format("", _jsonl),
+    "jsonl": Format("", jsonl.lines),
     "csv": _csv(csv.excel),  # RFC 4180, a header row; problems space-separated
     # a header row; values escaped, never quoted
     "tsv": Format("\t".join(DEFAULT_FIELDS) + "\n", _tsv),
@@ -331,10 +278,14 @@ def output_format(name: str, fields: Iterable[str] | None = None) -> Format:
     if name not in FIELDED:
         raise ValueError(f"the {name} format has no fields to choose: use {', '.join(FIELDED)}")
     if name == "jsonl":
-        return Format("", functools.partial(_jsonl_fields, chosen))
+        indexes = tuple(map(FIELDS.index, chosen))
+        return Format(
+            "", functools.partial(jsonl.chosen_lines, chosen, indexes, jsonl.key_prefixes(chosen))
+        )
     if name == "csv":
         return _csv(csv.excel, chosen)
-    return Format("\t".join(chosen) + "\n", functools.partial(_tsv_fields, chosen))
+    indexes = tuple(map(FIELDS.index, chosen))
+    return Format("\t".join(chosen) + "\n", functools.partial(_tsv_lines, indexes))
 
 
 class Writer(Protocol):
