@@ -1,6 +1,7 @@
 """What the pipeline does around its stages, made cheaper (issue 20, round 2): an input read
 whole by its file's size, the saved-copy test skipped for a page that mentions no saved
-folder. Each shortcut gives the answers the long way gives."""
+folder, a MIME header parsed once per value, an HTTP head found and split without its body.
+Each shortcut gives the answers the long way gives."""
 
 from __future__ import annotations
 
@@ -93,12 +94,12 @@ def test_no_reference_saved_copy_would_mark_goes_unmentioned(references: list[st
     """The search of all references together is a first pass only: when it finds nothing,
     the reference by reference test marks nothing either (here with a folder of every
     name: any reference ending its first segment in ``_files`` would be marked)."""
-    marks = saved_copy_everywhere(references)
+    marks = _saved_copy_everywhere(references)
     if not mentions_saved_folder(references):
         assert not any(marks)
 
 
-def saved_copy_everywhere(references: list[str]) -> list[bool]:
+def _saved_copy_everywhere(references: list[str]) -> list[bool]:
     """saved_copy's marks were every folder there on disk."""
     with pytest.MonkeyPatch.context() as patch:
         # the module (the package's name "diagnose" is its function)

@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain
 from typing import Literal, ParamSpec, TypeVar
 
 from .base import (
@@ -293,14 +294,18 @@ def _given_links(
     report: Callable[[InputError], None],
 ) -> Iterator[Link]:
     """:func:`iter_links`' links of one input, in order (with ``unique_in_run``, those whose
-    URL no document before had); its errors, an input that cannot be read too, to ``report``."""
+    URL no document before had); its errors, an input that cannot be read too, to ``report``.
+    An iterator, not a generator: each link is handed on by C (``chain``), with no Python
+    frame resumed per link (77,000 on the corpus HTML)."""
 
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
 
+    found = results([given], task, workers, tally, report, unreadable)
+    if not unique_in_run:
+        return chain.from_iterable(done.output for done in found)
     seen: set[str] = set()
-    for done in results([given], task, workers, tally, report, unreadable):
-        yield from _new_in_run(done.output, seen, tally) if unique_in_run else done.output
+    return chain.from_iterable(_new_in_run(done.output, seen, tally) for done in found)
 
 
 def _mirrored(

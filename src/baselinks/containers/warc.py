@@ -182,7 +182,7 @@ def _with_origin(
     return _located(entries, record, file, offset, form, length), late
 
 
-class _Trailers:
+class _WrongLengths:
     """The records warcio found not followed by their empty lines: it counts one (in
     ``err_count``) while it looks for the next record, so the record meant is the one read
     before, ``previous``. Each is said once, by :meth:`errors`."""
@@ -217,7 +217,7 @@ def _segment(
     """The entries of the records from where ``window`` is, after the first ``skip``, up to
     the end of the file (None) or to the first damage warcio cannot read past."""
     records = _Records(window, form.warc, form.gzipped)
-    trailers = _Trailers(records, form.warc)
+    wrong_lengths = _WrongLengths(records, form.warc)
     count = 0
     offset = window.tell()
     damaged = False  # the last record's own entries reported damage
@@ -227,7 +227,7 @@ def _segment(
     held: list[Entry] = []
     try:
         for record in records:
-            yield from trailers.errors()
+            yield from wrong_lengths.errors()
             yield from held
             held = []
             offset = records.offset
@@ -245,13 +245,13 @@ def _segment(
                 yield from entries
             if damage_met:
                 return Damage(offset, offset + 1, damage_met, name)
-            trailers.previous = (name, offset)
+            wrong_lengths.previous = (name, offset)
             if late is not None:
                 raise late  # as warcio would have, reading to the record's end
     except ArchiveLoadFailed as exc:
         if "non-chunked gzip" in str(exc):
             raise _NotPerRecordGzip(count) from None
-        return (yield from _no_record_here(window, file, form, offset, held, trailers))
+        return (yield from _no_record_here(window, file, form, offset, held, wrong_lengths))
     except _READ_ERRORS as exc:
         yield from held
         message = " ".join(str(exc).split()) or type(exc).__name__
@@ -259,30 +259,35 @@ def _segment(
             records.offset, records.offset + 1, f"cannot read the record: {message}", file
         )
     yield from held
-    yield from trailers.errors()
+    yield from wrong_lengths.errors()
     return (yield from _at_the_end(records, window, file, offset, damaged))
 
 
 def _no_record_here(
-    window: Window, file: str, form: _Form, offset: int, held: list[Entry], trailers: _Trailers
+    window: Window,
+    file: str,
+    form: _Form,
+    offset: int,
+    held: list[Entry],
+    wrong_lengths: _WrongLengths,
 ) -> Generator[Entry, None, Damage]:
     """Where warcio found no record after the one at ``offset``: that record read across the
     gzip members after it (when it was ``held``, cut where its member ended), damage met,
     or a record that was not followed by its empty lines; the damage to read on after."""
-    records = trailers.records
+    records = wrong_lengths.records
     whole = _across_members(window, file, form, offset) if held else None
     yield from held if whole is None else whole
     if whole is not None:  # read on after it, from the next member that starts a record
         return Damage(offset, offset + 1, "", file)
     if records.damage_met:
         return Damage(records.offset, records.offset + 1, records.damage_met, file)
-    reported = trailers.pending()
-    yield from trailers.errors()
+    reported = wrong_lengths.pending()
+    yield from wrong_lengths.errors()
     # A record read whole but not followed by its empty lines: warcio took the next
     # record's first line for one of them. The next record may begin inside the block.
     scan_from = records.offset + 1
-    if reported and trailers.previous is not None:
-        scan_from = trailers.previous[1] + 1
+    if reported and wrong_lengths.previous is not None:
+        scan_from = wrong_lengths.previous[1] + 1
         if records.member_info is not None:
             scan_from = sum(records.member_info)  # the end of its block
     return Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)

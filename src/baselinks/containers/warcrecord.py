@@ -29,6 +29,7 @@ MAX_RECORD_BYTES = MAX_DECODED_BYTES
 
 
 def target_uri(record: Any) -> str:
+    """The record's ``WARC-Target-URI`` (RFC 1808 §3.3: its retrieval URL), or ``""``."""
     target = record.rec_headers.get_header("WARC-Target-URI") or ""
     return str(target).strip().strip("<>")  # WARC 1.0's grammar had angle brackets
 
