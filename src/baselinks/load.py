@@ -61,16 +61,16 @@ def _ends_the_page(data: bytes, start: int) -> bool:
 
 
 # What the scan below passes over in C: every tag but "</html" and those that change its state.
-_END_PASSED = passed_over(("plaintext", *PARSER_RAW_TEXT), ("html",))
+_END_STARTS = ("plaintext", *PARSER_RAW_TEXT)
 
 
-def _blank_html_end_tags(data: bytes, passing: re.Pattern[str] | None = _END_PASSED) -> bytes:
-    """``data`` with each "</html>" end tag blanked (``passing=None``: every tag read step by
-    step, the reference the default is tested against)."""
-    return _blanked(data, passing)[0]
+def _blank_html_end_tags(data: bytes, *, reference: bool = False) -> bytes:
+    """``data`` with each "</html>" end tag blanked (``reference``: every tag read step by
+    step, what the scan passing over the others is tested against)."""
+    return _blanked(data, reference=reference)[0]
 
 
-def _blanked(data: bytes, passing: re.Pattern[str] | None = _END_PASSED) -> tuple[bytes, int]:
+def _blanked(data: bytes, *, reference: bool = False) -> tuple[bytes, int]:
     """:func:`_blank_html_end_tags`, and where libxml2 stops reading the bytes it gives (their
     length, unless a first "</html>" that ends the page is left: no further)."""
     first = _HTML_END_TAG.search(data)
@@ -81,6 +81,7 @@ def _blanked(data: bytes, passing: re.Pattern[str] | None = _END_PASSED) -> tupl
     # Latin-1 maps each byte to one character: the scanner's positions are the bytes'. Its
     # raw-text elements are libxml2's (noscript is markup there: an end tag in it stops it).
     parts, done = [], 0
+    passing = None if reference else passed_over(_END_STARTS, ("html",))
     for name, _, start, end in tags(data.decode("latin-1"), PARSER_RAW_TEXT, (), passing):
         if name == "/html":
             parts += [data[done:start], re.sub(rb"[^\n]", b" ", data[start:end])]
