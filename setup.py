@@ -32,7 +32,9 @@ def extensions() -> list[Extension]:
         # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
         include_dirs=lxml.get_include(),
     )
-    built = cythonize([walk], build_dir="build/cython", quiet=True)
+    # load's search for "</html>" (no header but Python's)
+    end_tag = Extension("baselinks._cload", ["src/baselinks/_cload.pyx"])
+    built = cythonize([walk, end_tag], build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

@@ -25,6 +25,7 @@ ENV = "BASELINKS_PURE"
 # Each compiled module and what it compiles: the one table of them.
 COMPILED: dict[str, str] = {
     "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
+    "baselinks._cload": "load: the search for a </html> end tag (_cload.pyx)",
 }
 
 
