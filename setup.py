@@ -36,9 +36,11 @@ def extensions() -> list[Extension]:
     syntax = Extension("baselinks._csyntax", ["src/baselinks/_csyntax.pyx"])
     # the resolve stage's problem codes (diagnose.py the reference): no headers but Python's
     resolve = Extension("baselinks._cresolve", ["src/baselinks/_cresolve.pyx"])
+    # load's search for "</html>" (no header but Python's)
+    end_tag = Extension("baselinks._cload", ["src/baselinks/_cload.pyx"])
     # the JSON Lines writer (write.py's Python writers the reference)
     jsonl = Extension("baselinks._cjsonl", ["src/baselinks/_cjsonl.pyx"])
-    built = cythonize([walk, syntax, resolve, jsonl], build_dir="build/cython", quiet=True)
+    built = cythonize([walk, syntax, resolve, end_tag, jsonl], build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

@@ -22,8 +22,9 @@ __all__ = ["COMPILED", "ENV", "disabled", "load", "status"]
 # The environment variable that turns every compiled module off.
 ENV = "BASELINKS_PURE"
 
-# Each compiled module and what it compiles: the one table of them.
+# Each compiled module and what it compiles, in the pipeline's order: the one table of them.
 COMPILED: dict[str, str] = {
+    "baselinks._cload": "load: the search for a </html> end tag (_cload.pyx)",
     "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
     "baselinks._csyntax": "css.css_urls and microsyntax.parse_srcset for it (_csyntax.pyx)",
     "baselinks._cresolve": "diagnose.diagnose: the problem codes of each reference (_cresolve.pyx)",

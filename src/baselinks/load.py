@@ -21,6 +21,7 @@ from typing import Any
 
 from lxml import etree
 
+from .compiled import load as load_compiled
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode_as, sniff
 from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, skip, tags
 
@@ -61,26 +62,38 @@ def _ends_the_page(data: bytes, start: int) -> bool:
 
 
 # What the scan below passes over in C: every tag but "</html" and those that change its state.
-_END_PASSED = passed_over(("plaintext", *PARSER_RAW_TEXT), ("html",))
+_END_STARTS = ("plaintext", *PARSER_RAW_TEXT)
+
+# The same search in C (_cload.pyx: memchr to each "<"), or None: not built, or BASELINKS_PURE=1.
+_cload = load_compiled("baselinks._cload")
 
 
-def _blank_html_end_tags(data: bytes, passing: re.Pattern[str] | None = _END_PASSED) -> bytes:
-    """``data`` with each "</html>" end tag blanked (``passing=None``: every tag read step by
-    step, the reference the default is tested against)."""
-    return _blanked(data, passing)[0]
+def _first_end_tag(data: bytes) -> int:
+    """Where the first match of _HTML_END_TAG starts in ``data``; -1 if none."""
+    if _cload is not None:
+        return int(_cload.first_html_end_tag(data))
+    found = _HTML_END_TAG.search(data)
+    return -1 if found is None else found.start()
 
 
-def _blanked(data: bytes, passing: re.Pattern[str] | None = _END_PASSED) -> tuple[bytes, int]:
+def _blank_html_end_tags(data: bytes, *, reference: bool = False) -> bytes:
+    """``data`` with each "</html>" end tag blanked (``reference``: every tag read step by
+    step, what the scan passing over the others is tested against)."""
+    return _blanked(data, reference=reference)[0]
+
+
+def _blanked(data: bytes, *, reference: bool = False) -> tuple[bytes, int]:
     """:func:`_blank_html_end_tags`, and where libxml2 stops reading the bytes it gives (their
     length, unless a first "</html>" that ends the page is left: no further)."""
-    first = _HTML_END_TAG.search(data)
-    if first is None:
+    first = _first_end_tag(data)
+    if first < 0:
         return data, len(data)
-    if _ends_the_page(data, first.start()):
-        return data, first.start()
+    if _ends_the_page(data, first):
+        return data, first
     # Latin-1 maps each byte to one character: the scanner's positions are the bytes'. Its
     # raw-text elements are libxml2's (noscript is markup there: an end tag in it stops it).
     parts, done = [], 0
+    passing = None if reference else passed_over(_END_STARTS, ("html",))
     for name, _, start, end in tags(data.decode("latin-1"), PARSER_RAW_TEXT, (), passing):
         if name == "/html":
             parts += [data[done:start], re.sub(rb"[^\n]", b" ", data[start:end])]

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Container, Iterator
+from functools import lru_cache
 from typing import AnyStr
 
 __all__ = [
@@ -188,7 +189,8 @@ PARSER_RAW_TEXT = {name: _RAW_TEXT_END[name] for name in _RAW_TEXT}
 _LATE = frozenset(("html", "body"))
 
 
-def passed_over(starts: Iterable[str], ends: Iterable[str] = ()) -> re.Pattern[str]:
+@lru_cache(maxsize=8)  # compiled when first needed (by few pages), once: 2 are used
+def passed_over(starts: tuple[str, ...], ends: tuple[str, ...] = ()) -> re.Pattern[str]:
     """One expression for what :func:`tags` passes over without a change of state that
     matters to a caller who watches only the start tags ``starts`` and the end tags ``ends``
     (names in lower case; give every raw-text element and plaintext among ``starts``): text,
@@ -204,10 +206,10 @@ def passed_over(starts: Iterable[str], ends: Iterable[str] = ()) -> re.Pattern[s
     the names) and "İ" ("i" and a combining dot: two characters, no name either).
     """
 
-    def names(them: Iterable[str]) -> str:
+    def names(them: tuple[str, ...]) -> str:
         return "|".join(sorted(map(re.escape, them))) or "(?!)"
 
-    def other(prefix: str, them: Iterable[str]) -> str:
+    def other(prefix: str, them: tuple[str, ...]) -> str:
         # a tag whose name (to a space, "/" or ">") is none of ``them``, to its ">"
         return (
             rf"{prefix}(?!(?:{names(them)})(?:[\t\n\f\r />]|\Z))[A-Za-z][^\t\n\f\r />]*+"
@@ -224,14 +226,14 @@ def passed_over(starts: Iterable[str], ends: Iterable[str] = ()) -> re.Pattern[s
 
 
 # late_tags' states: the tags it counts, every element whose content is text, and plaintext.
-_LATE_PASSED = passed_over((*_LATE, "template", "plaintext", *_RAW_TEXT_END), ("template",))
+_LATE_STARTS = (*sorted(_LATE), "template", "plaintext", *_RAW_TEXT_END)
 
 
 def late_tags(text: str) -> list[tuple[str, dict[str, str]]]:
     """Every ``<html>`` and ``<body>`` start tag's attributes, in order, outside comments, raw
     text, ``<template>`` and ``<noscript>``. Of an attribute written twice in one tag the first
     counts (HTML: the duplicate "must be removed from the token")."""
-    return _late(tags(text, _RAW_TEXT_END, _LATE, _LATE_PASSED))
+    return _late(tags(text, _RAW_TEXT_END, _LATE, passed_over(_LATE_STARTS, ("template",))))
 
 
 def late_tags_reference(text: str) -> list[tuple[str, dict[str, str]]]:
