@@ -341,3 +341,27 @@ def test_the_scanner_table_is_the_grammar() -> None:
         char = chr(code)
         for text in (char, f"http://a/{char}", f"http://a/b?{char}", f"https://a{char}b/"):
             _scanners_agree(text)
+
+
+def test_a_raw_link_of_any_tuple_shape_reads_as_the_pure_linker_reads_it() -> None:
+    # The compiled link reads a RawLink's ten fields in place: a plain tuple, a list, a
+    # RawLink, each the pure Linker's record; a wrong length a ValueError, as in the pure Linker.
+    from baselinks.base import Base, BaseSource
+    from baselinks.walk import RawLink
+
+    base = Base("http://a/b/c", BaseSource.RETRIEVAL)
+    raw = RawLink(" g ", "a", "href", "hyperlink", 3, "t", "r", None, ("nonstandard-attribute",))
+    compiled_linker = linking.Linker(base, "rfc1808", "doc")
+    pure_linker = object.__new__(linking.Linker)
+    pure_linker.__init__(base, "rfc1808", "doc")
+    assert type(compiled_linker) is linking._CompiledLinker
+    assert type(pure_linker) is linking.Linker
+    expected = pure_linker.link(raw)
+    assert expected.url == "http://a/b/g"
+    for shape in (raw, tuple(raw), list(raw)):
+        assert compiled_linker.link(shape) == expected
+    for wrong in (tuple(raw)[:9], (*raw, None)):
+        with pytest.raises(ValueError, match="values to unpack"):  # Cython words it its way
+            pure_linker.link(wrong)
+        with pytest.raises(ValueError, match="values to unpack"):
+            compiled_linker.link(wrong)

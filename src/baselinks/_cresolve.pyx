@@ -504,8 +504,15 @@ cdef class Records:
         return (value if url is None else url, _diagnose(self.base_text, value, url))
 
     cdef object link(self, raw):
-        # Linker.link, step for step (the comments are there)
-        written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
+        # Linker.link, step for step (the comments are there). A RawLink is a tuple of ten:
+        # its fields read in place (unpacking a tuple subclass would iterate over it).
+        if not isinstance(raw, tuple) or len(<tuple>raw) != 10:
+            written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
+        cdef tuple fields = <tuple>raw if isinstance(raw, tuple) else tuple(raw)
+        written, tag, attr, kind = fields[0], fields[1], fields[2], fields[3]
+        line, text, rel, codebase, found_problems = (
+            fields[4], fields[5], fields[6], fields[7], fields[8]
+        )
         cdef str value = written.strip(_WHITESPACE)
         cdef tuple found
         if codebase and codebase.strip(_WHITESPACE):

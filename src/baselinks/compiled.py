@@ -27,7 +27,7 @@ COMPILED: dict[str, str] = {
     "baselinks._cload": "load: the search for a </html> end tag (_cload.pyx)",
     "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
     "baselinks._csyntax": "css.css_urls and microsyntax.parse_srcset for it (_csyntax.pyx)",
-    "baselinks._cresolve": "diagnose.diagnose: the problem codes of each reference (_cresolve.pyx)",
+    "baselinks._cresolve": "diagnose, the RFC 1808 resolver and Linker.link (_cresolve.pyx)",
     "baselinks._cjsonl": "write's JSON Lines: a batch of links written in one pass (_cjsonl.pyx)",
 }
 

@@ -250,6 +250,9 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         control = (
             not clean and not result.isprintable() and CONTROL_CHARACTERS.search(result) is not None
         )
+    quiet = not (no_base or invalid or bad_escape or loophole or colon or unsuitable)
+    if quiet and not (result is None or above_root or as_netloc or control):
+        return syntax  # nearly every reference
     flags = (
         no_base,
         result is None,
@@ -262,8 +265,6 @@ def diagnose(base: str, embedded: str, result: str | None) -> tuple[str, ...]:
         as_netloc,
         control,
     )
-    if True not in flags:  # nearly every reference: one C loop over ten booleans
-        return syntax
     return tuple(code for code, on in zip(_FLAGGED, flags, strict=True) if on) + syntax
 
 

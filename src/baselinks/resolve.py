@@ -34,7 +34,7 @@ from . import rfc3986
 from .compiled import load as load_compiled
 from .errors import URLError
 from .url import SCHEME_RE, URLParts, parse, recombine, split
-from .whatwg import encode_query, serialised_shape
+from .whatwg import SERIALISED, encode_query
 
 __all__ = [
     "MODES",
@@ -438,13 +438,14 @@ class _WHATWG(Resolver):
         The parser of ada-url costs 18,000 instructions a call from Python (four cffi calls,
         each releasing the GIL, the base parsed again each time), and 82% of the corpus's
         whatwg references are of these four shapes. The shapes are narrower than the URL
-        Standard allows (:func:`whatwg.serialised_shape`), and tests/test_whatwg_fast.py checks
+        Standard allows (:data:`whatwg.SERIALISED`), and tests/test_whatwg_fast.py checks
         every answer given here against ada-url's, on a table of near misses and on arbitrary
         text.
         """
-        shape = serialised_shape(embedded)
-        if shape is None:
-            return None
+        match = SERIALISED.fullmatch(embedded)
+        if match is None or "/." in embedded or "%2e" in embedded or "%2E" in embedded:
+            return None  # a dot segment, written or percent-encoded: the parser removes it
+        shape = match.lastgroup
         if shape == "absolute":
             return embedded
         if not self._origin:

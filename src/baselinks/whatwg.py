@@ -1,6 +1,6 @@
 """What the whatwg mode adds to resolution beside ada-url: the URL Standard's own rules.
 
-* :func:`serialised_shape`: the shapes of reference that the URL Standard's parser writes back
+* :data:`SERIALISED`: the shapes of reference that the URL Standard's parser writes back
   unchanged against an http(s) base, so that resolve._WHATWG answers them without the parser;
 * :func:`encode_query`: HTML's "encoding-parse a URL", the query in the document's encoding.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["encode_query", "serialised_shape"]
+__all__ = ["SERIALISED", "encode_query"]
 
 # The references that the URL Standard's parser writes back as they are, against an http(s)
 # base (https://url.spec.whatwg.org/#concept-url-serializer): a scheme in lower case; a host of
@@ -27,22 +27,12 @@ _LABEL = r"(?!xn--)[a-z0-9]++(?:-++[a-z0-9]++)*+"
 _HOST = rf"(?:{_LABEL}\.)*+(?!xn--)[a-z][a-z0-9]*+(?:-++[a-z0-9]++)*+"
 _PATH = r"(?:/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*+)++"
 _REST = r"(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@%/?]*+)?+(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*+)?+"
-_SERIALISED = re.compile(
+SERIALISED = re.compile(
     rf"(?P<absolute>https?://{_HOST}{_PATH}{_REST})"
     rf"|(?P<netloc>//{_HOST}{_PATH}{_REST})"
     rf"|(?P<path>(?!//){_PATH}{_REST})"
     r"|(?P<fragment>#[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*+)"
 )
-
-
-def serialised_shape(embedded: str) -> str | None:
-    """Which of :data:`_SERIALISED`'s shapes ``embedded`` has (``absolute``, ``netloc``,
-    ``path``, ``fragment``), or ``None``: another shape, or a dot segment, written or
-    percent-encoded, which the parser removes."""
-    match = _SERIALISED.fullmatch(embedded)
-    if match is None or "/." in embedded or "%2e" in embedded or "%2E" in embedded:
-        return None
-    return match.lastgroup
 
 
 # https://url.spec.whatwg.org/#special-query-percent-encode-set: C0 controls, space, '"', "#",
