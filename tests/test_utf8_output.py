@@ -54,10 +54,11 @@ def test_text_and_bytes_are_written_in_order(tmp_path: Path) -> None:
     opened = output.open_output(str(target))
     write_ = output.byte_writer(opened.stream)
     assert write_ is not None  # a file of our own, in UTF-8
-    for data in ("a\n", b"b\n", "", "c\u00e9\n", "d\n", b"e\xc3\xa9\n", b"", "f\n"):
+    opened.stream.write("header\n")  # written to the stream itself, as the command line does
+    for data in (b"0\n", "a\n", b"b\n", "", "c\u00e9\n", "d\n", b"e\xc3\xa9\n", b"", "f\n", b"g\n"):
         write_(data)
     opened.commit()
-    assert target.read_bytes() == "a\nb\nc\u00e9\nd\ne\u00e9\nf\n".encode()
+    assert target.read_bytes() == "header\n0\na\nb\nc\u00e9\nd\ne\u00e9\nf\ng\n".encode()
 
 
 def test_bytes_only_where_they_are_what_the_text_would_be(

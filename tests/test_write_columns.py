@@ -80,6 +80,17 @@ def test_every_character_tsv_escapes_is_not_printable() -> None:
     assert not any(chr(code).isprintable() for code in found)
 
 
+@given(st.text(st.characters(blacklist_categories=()), max_size=8))
+def test_printable_reads_ascii_as_bytes_the_same(text: str) -> None:
+    for ascii_text in (text.encode("ascii", "ignore").decode(), "".join(map(chr, range(128)))):
+        expected = ascii_text.isprintable()
+        assert write._printable(ascii_text) is expected
+        assert write._printable(ascii_text, allow_backslash=False) is (
+            expected and "\\" not in ascii_text
+        )
+    assert write._printable(text) is text.isprintable()
+
+
 @settings(max_examples=200)
 @given(st.lists(links(), max_size=5))
 def test_text_as_url_by_url(records: list[Link]) -> None:

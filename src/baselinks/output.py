@@ -75,12 +75,15 @@ class _Guarded:
         self.stream = stream
         self.name = name
         self.utf8 = utf8
+        self.held = False  # text written since the last flush (the text layer may hold it)
 
     def write(self, text: str) -> int:
+        self.held = self.held or bool(text)
         return _guarded(self.name, self.stream.write, text)
 
     def flush(self) -> None:
         _flushed(self.name, self.stream.flush)
+        self.held = False
 
     def isatty(self) -> bool:
         return self.stream.isatty()
@@ -108,21 +111,19 @@ class _GuardedBytes:
 
 class _Mixed:
     """Writes text to a :class:`_Guarded` stream and UTF-8 bytes to the binary stream under
-    it, in the order given: text is flushed before bytes follow it (a text stream holds
-    what it is given until its buffer fills)."""
+    it, in the order written: text written to the stream (here, or before: a header) is
+    flushed before bytes follow it (a text stream holds what it is given until its buffer
+    fills)."""
 
     def __init__(self, stream: _Guarded, utf8: BinaryIO) -> None:
         self.stream = stream
         self.utf8 = utf8
-        self.held = False  # text written since the last bytes
 
     def write(self, data: str | bytes) -> int:
         if isinstance(data, str):
-            self.held = self.held or bool(data)
             return self.stream.write(data)
-        if self.held:
+        if self.stream.held:
             self.stream.flush()
-            self.held = False
         return _guarded(self.stream.name, self.utf8.write, data)
 
 

@@ -162,13 +162,28 @@ def _tsv_value(value: object) -> str:
     return text if _TSV_SPECIAL.search(text) is None else _TSV_SPECIAL.sub(_tsv_escape, text)
 
 
+_C0_DEL = bytes(range(0x20)) + b"\x7f"
+
+
+def _printable(text: str, allow_backslash: bool = True) -> bool:
+    """Whether ``text`` holds none of the characters TSV and the text format escape (none of
+    errors.CONTROLS and BIDI is printable: tested), nor, unless ``allow_backslash``, a backslash. An
+    ASCII text is looked at as bytes: bytes.translate reads six times as fast as isprintable."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _C0_DEL if allow_backslash else _C0_DEL + b"\\")) == len(
+            data
+        )
+    return text.isprintable() and (allow_backslash or "\\" not in text)
+
+
 def _tsv_column(values: list[Any]) -> list[str]:
     """A column's values as TSV writes them: "" for None, str() of the rest, escaped. A
     column with nothing to escape is found with one join and one pass of C: ``isprintable``
     is false for every character _TSV_SPECIAL escapes but the backslash (tested); only a column
     with one of them, or one that is not printable, is escaped value by value."""
     values, text = _texts(values)
-    if text.isprintable() and "\\" not in text:
+    if _printable(text, allow_backslash=False):
         return values
     return list(map(_tsv_value, values))
 
@@ -205,7 +220,7 @@ def _text(links: Sequence[Link]) -> str:
     percent-encode set"): ``a&#10;http://evil/`` stays one line, ``http://h/a%0Ahttp://evil/``.
     URLs that are all printable (none of those is: tested) are joined at once."""
     urls = list(map(itemgetter(0), links))
-    if urls and "".join(urls).isprintable():
+    if urls and _printable("".join(urls)):
         return "\n".join(urls) + "\n"
     search = _TEXT_ESCAPED.search
     return "".join(
