@@ -28,7 +28,7 @@ Tools (a peer that is not installed is reported as such; ``pip install -e ".[ben
                        the same in rfc1808 mode with BASELINKS_PURE=1 in the tool's
                        environment: the pure-Python path
     baselinks-jsonl    the same in rfc1808 mode, each document's links written as JSON Lines
-                       (write.FORMATS["jsonl"], as the command line does) to a discarded stream
+                       (write.utf8_render("jsonl"): UTF-8 bytes, as the command line writes them)
     lxml-iterlinks     lxml.html.document_fromstring, first <base href>, urljoin each iterlinks()
     lxml-absolute      document_fromstring, make_links_absolute(url), then iterlinks()
     scrapy             Scrapy's LinkExtractor over every tag and attribute baselinks knows,
@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
 import os
 import platform
@@ -113,19 +112,17 @@ def baselinks_mode(mode: str) -> Callable[[Docs], int]:
 
 def baselinks_jsonl(docs: Docs) -> int:
     from baselinks import iter_links
-    from baselinks.write import FORMATS
+    from baselinks.write import utf8_render
 
-    class Discard(io.TextIOBase):
-        def write(self, text: str) -> int:
-            return len(text)
-
-    render = FORMATS["jsonl"].render
+    # what the command line writes to a UTF-8 output: bytes from the compiled writer (a str
+    # where it leaves a document to Python); the discarding stream takes either
+    render = utf8_render("jsonl")
     errors: list[object] = []
-    out = Discard()
+    out: list[int] = []
     count = 0
     for data, url in docs:  # one document's links at a time, as the command line renders them
         links = list(iter_links(data, url=url, on_error=errors.append))
-        out.write(render(links))
+        out.append(len(render(links)))
         count += len(links)
     return count
 
