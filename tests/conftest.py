@@ -67,6 +67,22 @@ def extra(name: str) -> Any:
     return pytest.importorskip(EXTRAS[name], reason=reason)
 
 
+def compared(in_use: bool, what: str) -> None:
+    """Skip the calling test module when ``what`` (a compiled module, named as its tests say it)
+    is not in use: nothing to compare it with. Not built, or ``BASELINKS_PURE=1`` (the suite's
+    pure run). CI's compiled run sets ``BASELINKS_REQUIRE_COMPILED``: there it fails instead."""
+    if in_use:
+        return
+    from baselinks import compiled
+
+    assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
+        f"BASELINKS_REQUIRE_COMPILED is set, but {what} is not in use: {compiled.status()}"
+    )
+    pytest.skip(
+        f"{what} is not in use ({compiled.status()}): nothing to compare", allow_module_level=True
+    )
+
+
 def suite(name: str) -> list[dict[str, Any]]:
     """The ``cases`` of ``fixtures/conformance/<name>.json`` (provenance: SOURCES.md there)."""
     data = json.loads((CONFORMANCE / f"{name}.json").read_text(encoding="utf-8"))

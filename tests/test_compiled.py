@@ -24,17 +24,9 @@ from lxml import etree
 from baselinks import BaselinksError, compiled, extract_links, walk
 from baselinks.linktable import LINK_SOURCES, PLACEMENT_HOLDERS
 from baselinks.load import parse_html
-from conftest import FIXTURES
+from conftest import FIXTURES, compared
 
-if walk._cwalk is None:
-    assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
-        "BASELINKS_REQUIRE_COMPILED is set, but the compiled walk is not in use: "
-        f"{compiled.status()}"
-    )
-    pytest.skip(
-        f"the compiled walk is not in use ({compiled.status()}): nothing to compare",
-        allow_module_level=True,
-    )
+compared(walk._cwalk is not None, "the compiled walk")
 
 
 def _both(tree: Any, within: list[Any] | None = None, attributes: Any = ()) -> list[Any]:

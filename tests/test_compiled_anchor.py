@@ -7,14 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselinks import compiled, walk
+from baselinks import walk
 from baselinks.load import parse_html
+from conftest import compared
 
-if walk._cwalk is None:
-    pytest.skip(
-        f"the compiled walk is not in use ({compiled.status()}): nothing to compare",
-        allow_module_level=True,
-    )
+compared(walk._cwalk is not None, "the compiled walk")
 
 TEXTS = [
     "",

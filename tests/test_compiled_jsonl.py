@@ -18,21 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import compiled, jsonl, write
+from baselinks import jsonl, write
 from baselinks.cli import main
 from baselinks.link import DEFAULT_FIELDS, FIELDS, Link, Origin
-from conftest import FIXTURES
+from conftest import FIXTURES, compared
 from test_jsonl import ANY_TEXT, links
 
-if not jsonl.compiled():
-    assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
-        "BASELINKS_REQUIRE_COMPILED is set, but the compiled JSON Lines writer is not in use: "
-        f"{compiled.status()}"
-    )
-    pytest.skip(
-        f"the compiled JSON Lines writer is not in use ({compiled.status()}): nothing to compare",
-        allow_module_level=True,
-    )
+compared(jsonl.compiled(), "the compiled JSON Lines writer")
 
 # Every character one at a time, where the escapes and the UTF-8 lengths change: the C0
 # controls, DEL, the C1 controls, the edges of 2, 3 and 4 bytes, the surrogates, U+2028/9.

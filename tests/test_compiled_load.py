@@ -8,25 +8,16 @@ there a missing build fails instead.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselinks import compiled, load
-from conftest import FIXTURES
+from baselinks import load
+from conftest import FIXTURES, compared
 
-if load._cload is None:
-    assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
-        "BASELINKS_REQUIRE_COMPILED is set, but the compiled search is not in use: "
-        f"{compiled.status()}"
-    )
-    pytest.skip(
-        f"the compiled search is not in use ({compiled.status()}): nothing to compare",
-        allow_module_level=True,
-    )
+compared(load._cload is not None, "the compiled </html> search")
 
 
 def _reference(data: bytes) -> int:

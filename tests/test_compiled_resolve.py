@@ -11,7 +11,6 @@ module is skipped; CI's first run sets BASELINKS_REQUIRE_COMPILED, and there tha
 from __future__ import annotations
 
 import importlib
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,24 +19,23 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from baselinks import MODES, BaselinksError, compiled, extract_links, rfc1738
+from baselinks import MODES, BaselinksError, extract_links, rfc1738
 from baselinks.url import SCHEME_RE
-from conftest import FIXTURES
+from conftest import FIXTURES, compared
 from test_rfc1808 import ABNORMAL, BASE, DECISIONS, NO_NEW_NETLOC, NORMAL
 
 diagnosis = importlib.import_module("baselinks.diagnose")
 resolution = importlib.import_module("baselinks.resolve")
 linking = importlib.import_module("baselinks.link")
 
-if diagnosis._cresolve is None or resolution._cresolve is None or linking._cresolve is None:
-    assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
-        "BASELINKS_REQUIRE_COMPILED is set, but the compiled resolve stage is not in use: "
-        f"{compiled.status()}"
-    )
-    pytest.skip(
-        f"the compiled resolve stage is not in use ({compiled.status()}): nothing to compare",
-        allow_module_level=True,
-    )
+compared(
+    (
+        diagnosis._cresolve is not None
+        and resolution._cresolve is not None
+        and linking._cresolve is not None
+    ),
+    "the compiled resolve stage",
+)
 
 SCANNERS = diagnosis._cresolve.scanners()
 Pure = resolution._RFC1808

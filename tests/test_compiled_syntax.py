@@ -9,7 +9,6 @@ and there a missing build fails instead).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
@@ -18,19 +17,12 @@ from hypothesis import strategies as st
 
 from baselinks import compiled, css, microsyntax, walk
 from baselinks.load import parse_html
-from conftest import FIXTURES
+from conftest import FIXTURES, compared
 from test_css import _CSS_FRAGMENTS, CSS
 from test_microsyntax import SRCSET
 
 _csyntax = compiled.load("baselinks._csyntax")
-if _csyntax is None:
-    assert not os.environ.get("BASELINKS_REQUIRE_COMPILED"), (
-        f"BASELINKS_REQUIRE_COMPILED is set, but _csyntax is not in use: {compiled.status()}"
-    )
-    pytest.skip(
-        f"the compiled CSS and srcset are not in use ({compiled.status()}): nothing to compare",
-        allow_module_level=True,
-    )
+compared(_csyntax is not None, "_csyntax, the compiled CSS and srcset,")
 
 
 def _same_css(text: str) -> list[css.CSSURL]:
