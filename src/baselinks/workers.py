@@ -278,10 +278,12 @@ def _widen(executor: ProcessPoolExecutor) -> None:
     A unit's rendered output (JSON Lines: about 0.5 MB a unit) comes back through the result
     pipe, which every worker writes under one lock: at 64 KiB a time, the sender waits on the
     main process 8 times a unit, and the other worker waits for the lock. Measured on 1,896
-    pages (225 MB of JSON Lines), ``-j 2``: 5.1-6.2 s -> 3.1-4.8 s wall, the workers' CPU 4.5-5.0 s
-    -> 4.0-4.4 s (a loaded machine; ``-j 1`` 4.1-4.8 s). The task pipe carries the documents
-    the main process reads (a WARC's records): widened too. Where the call fails (no Linux,
-    a user over /proc/sys/fs/pipe-user-pages-soft), the pipes stay as they are: only slower.
+    pages (225 MB of JSON Lines, ``-o`` a file), ``-j 2`` alternating with 64 KiB pipes:
+    2.17 -> 2.03 s wall (medians of 3; ``-j 1`` 3.41 s; two ``-j 1`` on halves 1.89 s); more
+    on a loaded machine, where each of those waits costs a turn of the scheduler (5.2 -> 3.6 s
+    there). The task pipe carries the documents the main process reads (a WARC's records):
+    widened too. Where the call fails (no Linux, a user over pipe-user-pages-soft), the pipes
+    stay as they are: only slower.
     """
     try:
         from fcntl import F_SETPIPE_SZ, fcntl  # Linux only
