@@ -18,7 +18,7 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -191,7 +191,11 @@ class _Pool(Generic[T, R]):
 
     def _start(self) -> ProcessPoolExecutor:
         self.forked = False
-        return ProcessPoolExecutor(self.size, initializer=_worker_start, initargs=(os.getpid(),))
+        executor = ProcessPoolExecutor(
+            self.size, initializer=_worker_start, initargs=(os.getpid(),)
+        )
+        _widen(executor)  # before the workers fork: the pipes are theirs too
+        return executor
 
     def submit(self, item: T) -> Future[R]:
         try:
@@ -260,6 +264,38 @@ class _Pool(Generic[T, R]):
             for process in _processes(self.executor):
                 process.terminate()
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+# fcntl(2): "F_SETPIPE_SZ: change the capacity of the pipe referred to by fd to be at least
+# arg bytes. An unprivileged process can adjust the pipe capacity to any value between the
+# system page size and the limit defined in /proc/sys/fs/pipe-max-size" (1 MiB by default).
+PIPE_BYTES = 1 << 20
+
+
+def _widen(executor: ProcessPoolExecutor) -> None:
+    """The pool's pipes widened from 64 KiB to :data:`PIPE_BYTES`, where the system allows.
+
+    A unit's rendered output (JSON Lines: about 0.5 MB a unit) comes back through the result
+    pipe, which every worker writes under one lock: at 64 KiB a time, the sender waits on the
+    main process 8 times a unit, and the other worker waits for the lock. Measured on 1,896
+    pages (225 MB of JSON Lines, ``-o`` a file), ``-j 2`` alternating with 64 KiB pipes:
+    2.17 -> 2.03 s wall (medians of 3; ``-j 1`` 3.41 s; two ``-j 1`` on halves 1.89 s); more
+    on a loaded machine, where each of those waits costs a turn of the scheduler (5.2 -> 3.6 s
+    there). The task pipe carries the documents the main process reads (a WARC's records):
+    widened too. Where the call fails (no Linux, a user over pipe-user-pages-soft), the pipes
+    stay as they are: only slower.
+    """
+    try:
+        from fcntl import F_SETPIPE_SZ, fcntl  # Linux only
+    except ImportError:
+        return
+    for name in ("_result_queue", "_call_queue"):
+        # CPython's queues (a SimpleQueue, a Queue): a pipe, read through ``_reader``
+        reader = getattr(getattr(executor, name, None), "_reader", None)
+        if reader is None:
+            continue
+        with suppress(OSError):  # refused: this pipe stays as it was
+            fcntl(reader.fileno(), F_SETPIPE_SZ, PIPE_BYTES)  # the pipe's, both ends'
 
 
 def _processes(executor: ProcessPoolExecutor) -> list[BaseProcess]:
