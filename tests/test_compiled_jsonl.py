@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from baselinks import jsonl, write
 from baselinks.cli import main
-from baselinks.link import DEFAULT_FIELDS, FIELDS, Link, Origin
+from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link, Origin
 from conftest import FIXTURES, compared
 from test_jsonl import ANY_TEXT, links
 
@@ -142,16 +142,16 @@ def test_what_it_does_not_know_is_left_to_python(
 
 def test_records_of_another_shape_are_left_to_python() -> None:
     short = ("http://a/",) * 5
-    assert jsonl._cjsonl.lines([short], *jsonl._ALL, b"}\n", jsonl._OWN) is None
-    assert jsonl._cjsonl.lines([object()], *jsonl._ALL, b"}\n", jsonl._OWN) is None
+    assert jsonl._cjsonl.lines([short], *jsonl._ALL, b"}\n", ORIGIN_AT) is None
+    assert jsonl._cjsonl.lines([object()], *jsonl._ALL, b"}\n", ORIGIN_AT) is None
     no_origin = (*tuple(_link())[:-1], "not an origin")
-    assert jsonl._cjsonl.lines([no_origin], *jsonl._ALL, b"}\n", jsonl._OWN) is None
+    assert jsonl._cjsonl.lines([no_origin], *jsonl._ALL, b"}\n", ORIGIN_AT) is None
     # the link's own fields only: the origin is not read
-    own = tuple(range(jsonl._OWN))
+    own = tuple(range(ORIGIN_AT))
     text = jsonl._cjsonl.lines([no_origin], own, jsonl.key_prefixes(DEFAULT_FIELDS), b"}\n", 12)
     assert text == jsonl._python_jsonl_fields(DEFAULT_FIELDS, [_link()])
     with pytest.raises(ValueError, match="one prefix per field"):
-        jsonl._cjsonl.lines([], (0, 1), (b"{",), b"}\n", jsonl._OWN)
+        jsonl._cjsonl.lines([], (0, 1), (b"{",), b"}\n", ORIGIN_AT)
 
 
 @given(st.lists(ANY_TEXT, min_size=1, max_size=3))

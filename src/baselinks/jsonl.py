@@ -22,7 +22,7 @@ from operator import itemgetter
 from typing import Any
 
 from .compiled import load as load_compiled
-from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link
+from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, ORIGIN_FIELDS, Link
 
 __all__ = ["chosen_lines", "compiled", "key_prefixes", "lines", "utf8_lines"]
 
@@ -96,7 +96,7 @@ def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]], end: s
         items[0::2] = values
         if "problems" in keys:  # the list as json writes it, once per distinct list
             at = 2 * keys.index("problems")
-            items[at :: 2 * width] = map(_PROBLEMS.__getitem__, items[at :: 2 * width])
+            items[at :: 2 * width] = map(_problems_json, items[at :: 2 * width])
         items.insert(0, fragment(f"{first}\x02".encode()))
         data = dumps(items)
     except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError; a list unhashable
@@ -113,18 +113,11 @@ def _orjson_lines(keys: tuple[str, ...], rows: Sequence[tuple[Any, ...]], end: s
     return text
 
 
-class _Problems(dict[Any, Any]):
-    """A problems tuple -> its JSON as json writes it, an orjson.Fragment; bounded."""
-
-    def __missing__(self, problems: Any) -> Any:
-        if len(self) >= 4096:  # codes come from a closed set; anything else stays bounded
-            self.clear()
-        assert _ORJSON is not None
-        encoded = self[problems] = _ORJSON[1](_ENCODE(list(problems)))
-        return encoded
-
-
-_PROBLEMS = _Problems()
+@functools.lru_cache(maxsize=4096)  # codes come from a closed set; anything else stays bounded
+def _problems_json(problems: tuple[str, ...]) -> Any:
+    """A problems tuple -> its JSON as json writes it, an orjson.Fragment."""
+    assert _ORJSON is not None
+    return _ORJSON[1](_ENCODE(list(problems)))
 
 
 def _orjson() -> tuple[Callable[[Any], bytes], Callable[[str | bytes], Any]] | None:
@@ -158,7 +151,6 @@ def key_prefixes(fields: tuple[str, ...]) -> tuple[bytes, ...]:
 
 
 _ALL = (tuple(range(len(FIELDS))), key_prefixes(FIELDS))
-_OWN = len(DEFAULT_FIELDS)  # a Link's own fields; its item _OWN is the Origin
 
 
 def _compiled_jsonl(
@@ -166,7 +158,9 @@ def _compiled_jsonl(
 ) -> Any:
     """The compiled writer's lines (fields ``indexes`` of FIELDS; a str, or with ``utf8`` its
     UTF-8 bytes), or None: not built, or the links hold what it leaves to Python."""
-    return None if _cjsonl is None else _cjsonl.lines(links, indexes, prefixes, b"}\n", _OWN, utf8)
+    if _cjsonl is None:
+        return None
+    return _cjsonl.lines(links, indexes, prefixes, b"}\n", ORIGIN_AT, utf8)
 
 
 def lines(links: Sequence[Link]) -> str:
@@ -198,7 +192,7 @@ def _python_jsonl(links: Sequence[Link]) -> str:
     return "".join(pieces)
 
 
-_TWELVE = itemgetter(slice(0, len(DEFAULT_FIELDS)))
+_TWELVE = itemgetter(slice(0, ORIGIN_AT))
 
 
 def chosen_lines(

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_FIELDS",
     "FIELDS",
+    "ORIGIN_AT",
     "ORIGIN_FIELDS",
     "Link",
     "Linker",
@@ -119,6 +120,8 @@ DEFAULT_FIELDS: tuple[str, ...] = Link._fields[:-1]
 ORIGIN_FIELDS: tuple[str, ...] = Origin._fields
 # Every field a record can be written with, in the order written.
 FIELDS: tuple[str, ...] = DEFAULT_FIELDS + ORIGIN_FIELDS
+# A Link's item at this index is its Origin; its own fields come before it.
+ORIGIN_AT = len(DEFAULT_FIELDS)
 
 
 class Linker:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = [
@@ -106,9 +107,13 @@ def parse_srcset(value: str) -> list[Candidate]:
 # What the tokenizer's loops skip and collect, as single character classes (linear).
 _SPLITTING = re.compile(r"[\t\n\x0c\r ,]*")  # step 4: ASCII whitespace and commas
 _NOT_WHITESPACE = re.compile(r"[^\t\n\x0c\r ]+")  # step 6: the URL; and a descriptor
-# Each candidate's validity by its descriptors: a page repeats a few ("1x", "2x", "300w").
-_VALIDITY: dict[tuple[str, ...], bool] = {}
-_VALIDITY_KEPT = 1024  # a bound: then it starts again (a page of ever new widths)
+
+
+# Each candidate's validity by its descriptors: a page repeats a few ("1x", "2x", "300w"); the
+# cache is bounded for pages of ever new widths.
+@lru_cache(maxsize=1024)
+def _candidate_valid(descriptors: tuple[str, ...]) -> bool:
+    return _descriptors_valid(list(descriptors))
 
 
 def _srcset_without_parens(value: str) -> list[Candidate]:
@@ -135,12 +140,7 @@ def _srcset_without_parens(value: str) -> list[Candidate]:
                 comma = end
             descriptors = tuple(_NOT_WHITESPACE.findall(value, url_end, comma))
             pos = comma + 1
-        valid = _VALIDITY.get(descriptors)
-        if valid is None:
-            if len(_VALIDITY) >= _VALIDITY_KEPT:
-                _VALIDITY.clear()
-            valid = _VALIDITY[descriptors] = _descriptors_valid(list(descriptors))
-        candidates.append(new(Candidate, (url, descriptors, valid)))
+        candidates.append(new(Candidate, (url, descriptors, _candidate_valid(descriptors))))
 
 
 def _srcset_steps(value: str) -> list[Candidate]:

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Protocol, TextIO
 
 from . import jsonl
 from .errors import BIDI, CONTROLS, printable
-from .link import DEFAULT_FIELDS, FIELDS, Link
+from .link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link
 
 __all__ = [
     "COLUMNAR",
@@ -67,8 +67,8 @@ def _columns(links: Sequence[Link], indexes: tuple[int, ...]) -> list[Iterator[A
     problems space-separated. Iterators in C (itemgetter, map): nothing in Python per link."""
     columns: list[Iterator[Any]] = []
     for index in indexes:
-        if index >= _OWN:  # the origin's
-            columns.append(map(itemgetter(index - _OWN), map(itemgetter(_OWN), links)))
+        if index >= ORIGIN_AT:  # the origin's
+            columns.append(map(itemgetter(index - ORIGIN_AT), map(itemgetter(ORIGIN_AT), links)))
         elif index == _PROBLEMS_AT:
             columns.append(map(" ".join, map(itemgetter(index), links)))
         else:
@@ -77,8 +77,7 @@ def _columns(links: Sequence[Link], indexes: tuple[int, ...]) -> list[Iterator[A
 
 
 _PROBLEMS_AT = FIELDS.index("problems")
-_OWN = len(DEFAULT_FIELDS)  # a Link's own fields; its item _OWN is the Origin
-_TWELVE = tuple(range(_OWN))
+_TWELVE = tuple(range(ORIGIN_AT))
 
 
 def _texts(values: list[Any]) -> tuple[list[Any], str]:
@@ -91,10 +90,12 @@ def _texts(values: list[Any]) -> tuple[list[Any], str]:
         return values, "".join(values)
 
 
+def _needs_quotes(text: str) -> bool:
+    return "," in text or '"' in text or "\r" in text or "\n" in text
+
+
 def _csv_quoted(value: str) -> str:
-    if "," in value or '"' in value or "\r" in value or "\n" in value:
-        return '"' + value.replace('"', '""') + '"'
-    return value
+    return '"' + value.replace('"', '""') + '"' if _needs_quotes(value) else value
 
 
 def _render_csv(
@@ -115,8 +116,7 @@ def _render_csv(
     columns = []
     for column in _columns(links, indexes):
         values, text = _texts(list(column))
-        special = "," in text or '"' in text or "\r" in text or "\n" in text
-        columns.append(list(map(_csv_quoted, values)) if special else values)
+        columns.append(list(map(_csv_quoted, values)) if _needs_quotes(text) else values)
     if len(columns) == 1:  # csv's row of one empty field: "" (an empty line would be no row)
         columns[0] = [value or '""' for value in columns[0]]
     return "\r\n".join(map(",".join, zip(*columns, strict=True))) + "\r\n"
