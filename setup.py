@@ -26,21 +26,24 @@ def extensions() -> list[Extension]:
     except ImportError as exc:  # a build without the build requirements (--no-build-isolation)
         print(f"baselinks: building the pure-Python package only ({exc})")
         return []
+    # Each compiled module beside the pure-Python module it mirrors, in the pipeline's order
+    # (compiled.COMPILED): load/document.py's search for "</html>" (no header but Python's)
+    document = Extension("baselinks.load._cdocument", ["src/baselinks/load/_cdocument.pyx"])
     walk = Extension(
-        "baselinks._cwalk",
-        ["src/baselinks/_cwalk.pyx"],
+        "baselinks.find._cwalk",
+        ["src/baselinks/find/_cwalk.pyx"],
         # lxml's .pxd files, etree_api.h and the libxml2 headers it was built with
         include_dirs=lxml.get_include(),
     )
-    # css.css_urls and microsyntax.parse_srcset for the compiled walk; pure Cython, no headers
-    syntax = Extension("baselinks._csyntax", ["src/baselinks/_csyntax.pyx"])
-    # the resolve stage's problem codes (diagnose.py the reference): no headers but Python's
-    resolve = Extension("baselinks._cresolve", ["src/baselinks/_cresolve.pyx"])
-    # load's search for "</html>" (no header but Python's)
-    end_tag = Extension("baselinks._cload", ["src/baselinks/_cload.pyx"])
-    # the JSON Lines writer (write.py's Python writers the reference)
-    jsonl = Extension("baselinks._cjsonl", ["src/baselinks/_cjsonl.pyx"])
-    built = cythonize([walk, syntax, resolve, end_tag, jsonl], build_dir="build/cython", quiet=True)
+    # find/css.css_urls and find/microsyntax.parse_srcset for the compiled walk; no headers
+    syntax = Extension("baselinks.find._csyntax", ["src/baselinks/find/_csyntax.pyx"])
+    # the URL engine's problem codes and RFC 1808 Steps (url/diagnose.py and url/resolve.py
+    # the references) and resolve/link.py's Linker.link: no headers but Python's
+    resolve = Extension("baselinks.url._cresolve", ["src/baselinks/url/_cresolve.pyx"])
+    # the JSON Lines writer (write/jsonl.py's Python writers the reference)
+    jsonl = Extension("baselinks.write._cjsonl", ["src/baselinks/write/_cjsonl.pyx"])
+    extensions = [document, walk, syntax, resolve, jsonl]
+    built = cythonize(extensions, build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built

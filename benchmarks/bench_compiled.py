@@ -53,44 +53,45 @@ SOURCE = HERE.parent / "src" / "baselinks"
 # The pure-Python modules of the per-link work (issue 20: "url, resolve, diagnose, microsyntax,
 # the linker"), with what they import of their kind (rfc3986 from resolve, rfc1738 from diagnose).
 MODULES = (
-    "url.py",
-    "resolve.py",
-    "rfc3986.py",
-    "whatwg.py",
-    "diagnose.py",
-    "microsyntax.py",
-    "link.py",
-    "rfc1738/__init__.py",
-    "rfc1738/grammar.py",
-    "rfc1738/rules.py",
-    "rfc1738/schemes.py",
+    "url/parts.py",
+    "url/resolve.py",
+    "url/rfc3986.py",
+    "url/whatwg.py",
+    "url/explain.py",
+    "url/diagnose.py",
+    "find/microsyntax.py",
+    "resolve/link.py",
+    "url/rfc1738/__init__.py",
+    "url/rfc1738/grammar.py",
+    "url/rfc1738/rules.py",
+    "url/rfc1738/schemes.py",
 )
 
 # (file, text, replacement, why): the changes mypyc 2.x needs in these modules. Each must apply
 # exactly once; a source that has moved on makes the build say which no longer does.
 MYPYC_PATCHES = (
     (
-        "url.py",
+        "url/parts.py",
         "from typing import Any, NamedTuple\n",
         "from typing import Any, NamedTuple\n\nfrom mypy_extensions import mypyc_attr\n",
         "mypyc: 'Inheriting from most builtin types is unimplemented' (URLParts extends a "
         "NamedTuple): it stays a Python class (native_class=False), its methods compiled",
     ),
     (
-        "url.py",
+        "url/parts.py",
         "class URLParts(_Components):",
         "@mypyc_attr(native_class=False)\nclass URLParts(_Components):",
         "(the decorator of the patch above)",
     ),
     (
-        "url.py",
+        "url/parts.py",
         "self = super().__new__(cls, scheme,",
         "self = _Components.__new__(cls, scheme,",
         "mypyc: 'object.__new__() not supported for non-extension classes' (super() in the "
         "__new__ of a Python class)",
     ),
     (
-        "resolve.py",
+        "url/resolve.py",
         "        if cls is Resolver:\n            cls = resolver_class(mode)\n"
         "        return object.__new__(cls)",
         "        if cls is Resolver:\n            chosen = resolver_class(mode)\n"
@@ -100,7 +101,7 @@ MYPYC_PATCHES = (
         "only of the first argument",
     ),
     (
-        "resolve.py",
+        "url/resolve.py",
         "\n@lru_cache(maxsize=64)\ndef _cached(",
         '\ndef resolver_of(base: str, mode: str = "rfc1808") -> Resolver:\n'
         "    return resolver_class(mode)(base, mode)\n\n\n"
@@ -109,7 +110,7 @@ MYPYC_PATCHES = (
         "(CPython calls it): compiled callers go through resolver_of (see _calls_patched)",
     ),
     (
-        "rfc1738/schemes.py",
+        "url/rfc1738/schemes.py",
         "\nSCHEMES = {",
         "\nSCHEMES: dict[str, str] = {",
         "mypy, compiling these files without the rest: 'Cannot determine type of SCHEMES' "
@@ -135,9 +136,12 @@ def _calls_patched(text: str, module: str) -> str:
             line[: func.col_offset] + "resolver_of" + line[func.end_col_offset :]
         )
     text = "".join(lines)
-    if calls and module != "resolve.py":
+    if calls and module != "url/resolve.py":
         text, count = re.subn(
-            r"^from \.resolve import ", "from .resolve import resolver_of, ", text, flags=re.M
+            r"^from (\.|\.\.url\.)resolve import ",
+            r"from \1resolve import resolver_of, ",
+            text,
+            flags=re.M,
         )
         if count != 1:
             raise SystemExit(f"{module}: no 'from .resolve import' line to add resolver_of to")
@@ -226,7 +230,7 @@ def worker_resolve(corpus: Path, mode: str, repeat: int, only: str = "") -> dict
 
     from baselinks import diagnose
     from baselinks.errors import BaselinksError
-    from baselinks.resolve import Resolver
+    from baselinks.url.resolve import Resolver
 
     pages = bench_resolve.collect(corpus)
     count = sum(len(refs) for _, refs in pages)

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from baselinks import extract_links
-from baselinks.write import write_jsonl
+from baselinks.write.formats import write_jsonl
 
 URL = "http://e.example/dir/page.html"
 GROWTH = 4  # the second size is GROWTH times the first

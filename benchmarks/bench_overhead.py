@@ -40,10 +40,10 @@ from typing import Any
 from lxml import etree
 
 from baselinks import Link, iter_links
-from baselinks.batch import Source
 from baselinks.cli import main as cli_main
-from baselinks.containers import Part, iter_entries
-from baselinks.write import FORMATS
+from baselinks.load.containers import Part, iter_entries
+from baselinks.run.batch import Source
+from baselinks.write.formats import FORMATS
 
 Step = Callable[[], object]
 

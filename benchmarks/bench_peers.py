@@ -112,7 +112,7 @@ def baselinks_mode(mode: str) -> Callable[[Docs], int]:
 
 def baselinks_jsonl(docs: Docs) -> int:
     from baselinks import iter_links
-    from baselinks.write import utf8_render
+    from baselinks.write.formats import utf8_render
 
     # what the command line writes to a UTF-8 output: bytes from the compiled writer (a str
     # where it leaves a document to Python); the discarding stream takes either
@@ -182,7 +182,7 @@ def scrapy(docs: Docs) -> int:
     from scrapy.http import HtmlResponse
     from scrapy.linkextractors import LinkExtractor
 
-    from baselinks.linktable import LINK_SOURCES
+    from baselinks.find.linktable import LINK_SOURCES
 
     tags = sorted({t for s in LINK_SOURCES if s.tags for t in s.tags})
     attrs = sorted({s.attr for s in LINK_SOURCES if s.syntax != "css-text"})  # not <style> text

@@ -53,14 +53,19 @@ def stages(docs: Docs) -> dict[str, float]:
     """Seconds per stage over ``docs``, one document at a time (as the pipeline holds them),
     and ``floor``: the lxml parse of the same documents."""
     from baselinks import iter_links
-    from baselinks.base import encapsulating_base, establish_base, retrieval_base, written_base
-    from baselinks.diagnose import diagnose
-    from baselinks.link import Linker
-    from baselinks.load import load
-    from baselinks.microsyntax import ASCII_WHITESPACE
-    from baselinks.resolve import encoding_parse
-    from baselinks.walk import raw_links
-    from baselinks.write import utf8_render
+    from baselinks.base.layers import (
+        encapsulating_base,
+        establish_base,
+        retrieval_base,
+        written_base,
+    )
+    from baselinks.find.walk import raw_links
+    from baselinks.load.document import load
+    from baselinks.load.tokens import ASCII_WHITESPACE
+    from baselinks.resolve.link import Linker
+    from baselinks.url.diagnose import diagnose
+    from baselinks.url.resolve import encoding_parse
+    from baselinks.write.formats import utf8_render
 
     render = utf8_render("jsonl")
     seconds = dict.fromkeys((*STAGES, "iter_links"), 0.0)

@@ -48,7 +48,7 @@ def extracted(docs: Docs) -> list[list[Any]]:
 
 
 def timings(docs: Docs, formats: tuple[str, ...]) -> dict[str, float]:
-    from baselinks.write import output_format, utf8_render
+    from baselinks.write.formats import output_format, utf8_render
 
     batches = extracted(docs)
     renders = {
@@ -102,7 +102,7 @@ def measure(corpus: Path, rounds: int, formats: tuple[str, ...]) -> dict[str, li
 
 _PROBE = """
 import pickle, sys
-from baselinks.write import output_format, utf8_render
+from baselinks.write.formats import output_format, utf8_render
 batches = pickle.load(open(sys.argv[1], "rb"))
 if sys.argv[2] == "lxml-parse":  # the unit: the bare parse of the same pages
     sys.path.insert(0, sys.argv[3])

@@ -62,8 +62,8 @@ from pathlib import Path
 from typing import Any
 
 from baselinks import Link, extract_links
-from baselinks.load import load
-from baselinks.sheets import load_css, load_svg
+from baselinks.find.sheets import load_css, load_svg
+from baselinks.load.document import load
 
 # The JS that reads the DOM: [tag, attr, value as written, resolved URL, how] per link.
 READ_DOM = r"""
@@ -422,7 +422,7 @@ def classify(key: Key, browser: str, ours: str, page: Page, codes: set[str]) -> 
 
 
 def webencodings_name(label: str) -> str:
-    from baselinks.encoding import lookup
+    from baselinks.load.encoding import lookup
 
     return lookup(label) or label.lower()
 

@@ -28,7 +28,7 @@ from typing import Any
 import lxml.html
 
 from baselinks import extract_links
-from baselinks.linktable import LINK_SOURCES
+from baselinks.find.linktable import LINK_SOURCES
 
 
 def lxml_links(data: bytes, url: str) -> list[tuple[str, str, str]]:

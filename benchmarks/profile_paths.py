@@ -40,10 +40,10 @@ def _worker(corpus: Path) -> dict[str, float]:
     from lxml import etree
 
     from baselinks import iter_links
-    from baselinks.base import establish_base, retrieval_base, written_base
-    from baselinks.link import Linker
-    from baselinks.load import load
-    from baselinks.walk import raw_links
+    from baselinks.base.layers import establish_base, retrieval_base, written_base
+    from baselinks.find.walk import raw_links
+    from baselinks.load.document import load
+    from baselinks.resolve.link import Linker
 
     docs = load_corpus(corpus)
     parser = etree.HTMLParser()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from baselinks.base import (
+from baselinks.base.layers import (
     DEFAULT,
     Base,
     BaseSource,
@@ -23,7 +23,7 @@ from baselinks.base import (
     retrieval_base,
     srcdoc_fallback,
 )
-from baselinks.load import parse_html
+from baselinks.load.document import parse_html
 
 CONTENT, ENCAPSULATING, RETRIEVAL = (
     BaseSource.CONTENT,

@@ -36,9 +36,9 @@ def test_every_patch_applies_once_to_the_sources(tmp_path: Path) -> None:
 def test_a_patch_that_no_longer_applies_names_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    patches = (*bench_compiled.MYPYC_PATCHES, ("url.py", "no such text", "x", "why"))
+    patches = (*bench_compiled.MYPYC_PATCHES, ("url/parts.py", "no such text", "x", "why"))
     monkeypatch.setattr(bench_compiled, "MYPYC_PATCHES", patches)
-    with pytest.raises(SystemExit, match=r"url\.py: the mypyc patch for 'no such text'"):
+    with pytest.raises(SystemExit, match=r"url/parts\.py: the mypyc patch for 'no such text'"):
         bench_compiled.prepare(tmp_path / "copy")
 
 

@@ -293,8 +293,8 @@ def test_a_progress_bar_and_the_seconds_on_a_terminal_only(
 
     stderr = _Terminal()
     monkeypatch.setattr(sys, "stderr", stderr)
-    monkeypatch.setattr("baselinks.cli._Progress.DELAY", 0)  # shown at once, not after 0.5 s
-    monkeypatch.setattr("baselinks.cli._Progress.EVERY", 0)  # and redrawn at every document
+    monkeypatch.setattr("baselinks.cli.app._Progress.DELAY", 0)  # shown at once, not after 0.5 s
+    monkeypatch.setattr("baselinks.cli.app._Progress.EVERY", 0)  # and redrawn at every document
     assert main(argv) == 0
     err = stderr.getvalue()
     assert re.search(r"\rbaselinks: [1-3] documents \[.* [1-4] files, [1-3] links", err)  # the bar

@@ -115,7 +115,7 @@ LINKS = baselinks.extract_links(
 
 
 def test_writers_take_the_chosen_fields_in_their_order() -> None:
-    from baselinks.write import WRITERS
+    from baselinks.write.formats import WRITERS
 
     out = io.StringIO()
     assert WRITERS["csv"](LINKS[:1], out, fields=["line", "url"]) == 1
@@ -129,7 +129,7 @@ def test_writers_take_the_chosen_fields_in_their_order() -> None:
 
 
 def test_without_fields_the_writers_write_every_field() -> None:
-    from baselinks.write import FORMATS, WRITERS, output_format
+    from baselinks.write.formats import FORMATS, WRITERS, output_format
 
     for name in FORMATS:
         out = io.StringIO()
@@ -152,7 +152,7 @@ def test_without_fields_the_writers_write_every_field() -> None:
 def test_fields_that_cannot_be_written_are_refused(
     name: str, fields: list[str], message: str
 ) -> None:
-    from baselinks.write import WRITERS
+    from baselinks.write.formats import WRITERS
 
     with pytest.raises(ValueError, match=message):
         WRITERS[name](LINKS, io.StringIO(), fields=fields)

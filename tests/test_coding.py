@@ -12,7 +12,7 @@ import pytest
 
 from baselinks import InputError, extract_links
 from baselinks.api import Summary
-from baselinks.containers import coding
+from baselinks.load.containers import coding
 
 # 8,000 links, 250 KB: more than one zstd block (128 KiB), so a cut frame still decodes some
 PAGE = b"<!DOCTYPE html>" + b"".join(b'<a href="/p%d">page %d</a>\n' % (i, i) for i in range(8000))

@@ -21,9 +21,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
 
-from baselinks import BaselinksError, compiled, extract_links, walk
-from baselinks.linktable import LINK_SOURCES, PLACEMENT_HOLDERS
-from baselinks.load import parse_html
+from baselinks import BaselinksError, compiled, extract_links
+from baselinks.find import walk
+from baselinks.find.linktable import LINK_SOURCES, PLACEMENT_HOLDERS
+from baselinks.load.document import parse_html
 from conftest import FIXTURES, compared
 
 compared(walk._cwalk is not None, "the compiled walk")
@@ -178,8 +179,8 @@ def test_version_says_which_path() -> None:
         return ran.stdout.strip()
 
     # every module of compiled.COMPILED, in its order, is built here (as in the README)
-    built = "_cload, _cwalk, _csyntax, _cresolve, _cjsonl"
-    assert [f"baselinks.{name}" for name in built.split(", ")] == list(compiled.COMPILED)
+    built = "_cdocument, _cwalk, _csyntax, _cresolve, _cjsonl"
+    assert [name.rpartition(".")[2] for name in compiled.COMPILED] == built.split(", ")
     assert version(BASELINKS_PURE="") == f"baselinks 0.1.0 (compiled: {built})"
     assert version(BASELINKS_PURE="1") == "baselinks 0.1.0 (pure Python: BASELINKS_PURE=1)"
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselinks import walk
-from baselinks.load import parse_html
+from baselinks.find import walk
+from baselinks.load.document import parse_html
 from conftest import compared
 
 compared(walk._cwalk is not None, "the compiled walk")

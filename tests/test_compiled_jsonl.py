@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import jsonl, write
 from baselinks.cli import main
-from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link, Origin
+from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link, Origin
+from baselinks.write import formats as write
+from baselinks.write import jsonl
 from conftest import FIXTURES, compared
 from test_jsonl import ANY_TEXT, links
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baselinks import load
+from baselinks.load import document as load
 from conftest import FIXTURES, compared
 
 compared(load._cload is not None, "the compiled </html> search")

@@ -19,14 +19,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from baselinks import MODES, BaselinksError, extract_links, rfc1738
-from baselinks.url import SCHEME_RE
+from baselinks import MODES, BaselinksError, extract_links
+from baselinks.url import rfc1738
+from baselinks.url.parts import SCHEME_RE
 from conftest import FIXTURES, compared
 from test_rfc1808 import ABNORMAL, BASE, DECISIONS, NO_NEW_NETLOC, NORMAL
 
-diagnosis = importlib.import_module("baselinks.diagnose")
-resolution = importlib.import_module("baselinks.resolve")
-linking = importlib.import_module("baselinks.link")
+diagnosis = importlib.import_module("baselinks.url.diagnose")
+resolution = importlib.import_module("baselinks.url.resolve")
+linking = importlib.import_module("baselinks.resolve.link")
 
 compared(
     (
@@ -59,7 +60,7 @@ def test_the_compiled_code_is_what_runs() -> None:
     assert linking._CompiledLinker is not None
     assert linking.Linker.link is not linking._CompiledLinker.link
     assert diagnosis.diagnose is not diagnosis.pure_diagnose
-    assert diagnosis.diagnose.__module__ == "baselinks._cresolve"
+    assert diagnosis.diagnose.__module__ == "baselinks.url._cresolve"
 
 
 @pytest.mark.parametrize(("embedded", "expected"), NORMAL + ABNORMAL)
@@ -344,8 +345,8 @@ def test_the_scanner_table_is_the_grammar() -> None:
 def test_a_raw_link_of_any_tuple_shape_reads_as_the_pure_linker_reads_it() -> None:
     # The compiled link reads a RawLink's ten fields in place: a plain tuple, a list, a
     # RawLink, each the pure Linker's record; a wrong length a ValueError, as in the pure Linker.
-    from baselinks.base import Base, BaseSource
-    from baselinks.walk import RawLink
+    from baselinks.base.layers import Base, BaseSource
+    from baselinks.find.walk import RawLink
 
     base = Base("http://a/b/c", BaseSource.RETRIEVAL)
     raw = RawLink(" g ", "a", "href", "hyperlink", 3, "t", "r", None, ("nonstandard-attribute",))

@@ -15,13 +15,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from baselinks import compiled, css, microsyntax, walk
-from baselinks.load import parse_html
+from baselinks import compiled
+from baselinks.find import css, microsyntax, walk
+from baselinks.load.document import parse_html
 from conftest import FIXTURES, compared
 from test_css import _CSS_FRAGMENTS, CSS
 from test_microsyntax import SRCSET
 
-_csyntax = compiled.load("baselinks._csyntax")
+_csyntax = compiled.load("baselinks.find._csyntax")
 compared(_csyntax is not None, "_csyntax, the compiled CSS and srcset,")
 
 

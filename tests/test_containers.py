@@ -15,8 +15,8 @@ import os
 import pytest
 
 from baselinks import InputError, extract_links
-from baselinks.linktable import HEADER_LINK_SOURCES
-from baselinks.write import write_jsonl
+from baselinks.find.linktable import HEADER_LINK_SOURCES
+from baselinks.write.formats import write_jsonl
 from conftest import FIXTURES
 
 HERE = FIXTURES / "containers"

@@ -10,8 +10,8 @@ import pytest
 
 from baselinks import InputError, extract_links
 from baselinks.api import Summary
-from baselinks.containers import coding, httpmsg
-from baselinks.microsyntax import HeaderLink, parse_link_header
+from baselinks.find.microsyntax import HeaderLink, parse_link_header
+from baselinks.load.containers import coding, httpmsg
 
 
 def test_parse_response_and_media_type() -> None:

@@ -51,7 +51,7 @@ def test_an_unlistable_directory_is_one_error_and_the_walk_goes_on(
         onerror(PermissionError(13, "Permission denied", str(tmp_path / "a" / "closed")))
         return real_walk(top, onerror=onerror)
 
-    monkeypatch.setattr("baselinks.cli.os.walk", walk)
+    monkeypatch.setattr("baselinks.cli.app.os.walk", walk)
     assert main(["extract", str(tmp_path), "--format", "text"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "b\n"

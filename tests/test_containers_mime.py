@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from baselinks import InputError, extract_links, iter_links
-from baselinks.base import Base, BaseSource, encapsulating_base
-from baselinks.containers.mime import base_header
+from baselinks.base.layers import Base, BaseSource, encapsulating_base
+from baselinks.load.containers.mime import base_header
 
 
 def _mime(html: str, *, outer: str = "", part: str = "") -> bytes:
@@ -130,8 +130,8 @@ def test_mhtml_snapshot_location_is_the_retrieval_url_when_none_is_given() -> No
 
 
 def test_one_bad_part_never_stops_the_other_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    from baselinks.containers.doctypes import DocType
-    from baselinks.sheets import LOADERS
+    from baselinks.find.sheets import LOADERS
+    from baselinks.load.containers.doctypes import DocType
 
     real_load = LOADERS[DocType.HTML]
 

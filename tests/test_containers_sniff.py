@@ -10,7 +10,7 @@ import pytest
 
 from baselinks import InputError, iter_links
 from baselinks.cli import main
-from baselinks.containers.sniff import Kind, sniff
+from baselinks.load.containers.sniff import Kind, sniff
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from baselinks import css
-from baselinks.css import CSSURL, _scan, css_urls, css_urls_tinycss2
+from baselinks.find import css
+from baselinks.find.css import CSSURL, _scan, css_urls, css_urls_tinycss2
 
 CSS = [
     ('@import "a.css";', [("a.css", "@import")]),

@@ -12,10 +12,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from baselinks import CODES, MODES, diagnose, resolve
-from baselinks.diagnose import _KNOWN_SCHEMES
-from baselinks.rfc1738 import CODES as RFC1738_CODES
-from baselinks.rfc1738 import analyse
-from baselinks.url import split
+from baselinks.url.diagnose import _KNOWN_SCHEMES
+from baselinks.url.parts import split
+from baselinks.url.rfc1738 import CODES as RFC1738_CODES
+from baselinks.url.rfc1738 import analyse
 
 BASE = "http://a/b/c/d;p?q#f"
 
@@ -286,7 +286,7 @@ def test_every_code_is_documented() -> None:
 
 
 def test_the_table_in_diagnose_lists_every_code_in_order() -> None:
-    table = importlib.import_module("baselinks.diagnose").__doc__ or ""
+    table = importlib.import_module("baselinks.url.diagnose").__doc__ or ""
     missing = [code for code in CODES if f"``{code}``" not in table]
     assert missing == []
     places = [table.index(f"``{code}``") for code in CODES]
@@ -296,7 +296,7 @@ def test_the_table_in_diagnose_lists_every_code_in_order() -> None:
 def test_control_characters_are_never_printable() -> None:
     # diagnose asks str.isprintable() before CONTROL_CHARACTERS.search: only right while no
     # character of the class is printable
-    from baselinks.diagnose import CONTROL_CHARACTERS
+    from baselinks.url.diagnose import CONTROL_CHARACTERS
 
     assert not [
         c for c in map(chr, range(0x110000)) if CONTROL_CHARACTERS.match(c) and c.isprintable()

@@ -11,7 +11,7 @@ import pytest
 from baselinks import InputError, Link, extract_links
 from baselinks.api import Summary
 from baselinks.cli import main
-from baselinks.containers.doctypes import (
+from baselinks.load.containers.doctypes import (
     HTML_TYPES,
     MEDIA_TYPES,
     UNKNOWN_TYPES,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks.encoding import decode, prescan, prescan_reference
+from baselinks.load.encoding import decode, prescan, prescan_reference
 
 PRESCAN = [
     (b'<meta charset="utf-8">', "utf-8"),

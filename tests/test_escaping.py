@@ -20,8 +20,8 @@ from baselinks import Link, extract_links
 from baselinks.api import FIELDS
 from baselinks.cli import main
 from baselinks.errors import printable
-from baselinks.link import DEFAULT_FIELDS, Origin
-from baselinks.write import FORMATS, WRITERS
+from baselinks.resolve.link import DEFAULT_FIELDS, Origin
+from baselinks.write.formats import FORMATS, WRITERS
 from conftest import warc
 
 # Every character that has broken a record somewhere: a tab, the line breaks, a quote, a comma,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from baselinks import Link, SelectError, extract_links, iter_links
-from baselinks.link import ORIGIN_FIELDS
+from baselinks.resolve.link import ORIGIN_FIELDS
 from conftest import FIXTURES
 
 PAGE = b"""<html><head><base href="/b/"></head><body>

@@ -27,10 +27,11 @@ from typing import Any, ClassVar
 
 import pytest
 
-from baselinks import InputError, Summary, batch, dataflow, extract_links, workers
+from baselinks import InputError, Summary, dataflow, extract_links
 from baselinks.api import _part_links
 from baselinks.cli import main
-from baselinks.containers import Part
+from baselinks.load.containers import Part
+from baselinks.run import batch, workers
 
 URL = "http://e.example/"
 # A unit of work for the workers holds up to 512 KiB: a page this big is a unit of its own.
@@ -534,7 +535,7 @@ def test_a_disk_that_fills_during_the_last_write_is_not_a_silent_loss() -> None:
     """A raw file writes what fits and raises at the next write; TextIOWrapper ignores the
     count. Python's own stdout under PYTHONUNBUFFERED=1 is that: the end of the output was
     lost with no error (seen on a 64 KiB tmpfs, exit status 0)."""
-    from baselinks.output import _Whole
+    from baselinks.write.output import _Whole
 
     unbuffered = io.TextIOWrapper(_Disk(65_536), encoding="utf-8", write_through=True)
     unbuffered.write("x" * 100_000)
@@ -556,7 +557,7 @@ def test_a_full_disk_is_one_error_and_the_temporary_file_is_removed(
     room: int,
 ) -> None:
     """The disk is full at once, after 100 bytes, or in the middle of the last write."""
-    import baselinks.output
+    import baselinks.write.output
 
     page = _page(tmp_path / "p.html", "p", b'<a href="x">' * 5_000)  # 100 KB of output
     out = tmp_path / "links.txt"
@@ -566,7 +567,7 @@ def test_a_full_disk_is_one_error_and_the_temporary_file_is_removed(
             os.close(fd)
         return _Disk(room)
 
-    monkeypatch.setattr(baselinks.output, "_raw", disk)
+    monkeypatch.setattr(baselinks.write.output, "_raw", disk)
     status, _, err = _cli([str(page), "-o", str(out)], capsys)
     assert (status, err) == (1, [f"baselinks: {out}: No space left on device"])
     assert list(tmp_path.iterdir()) == [page]

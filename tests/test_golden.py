@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from baselinks import extract_links
-from baselinks.link import DEFAULT_FIELDS
-from baselinks.linktable import HEADER_LINK_SOURCES, LINK_SOURCES
-from baselinks.write import write_jsonl
+from baselinks.find.linktable import HEADER_LINK_SOURCES, LINK_SOURCES
+from baselinks.resolve.link import DEFAULT_FIELDS
+from baselinks.write.formats import write_jsonl
 from conftest import FIXTURES
 
 HTML = FIXTURES / "html"

@@ -22,9 +22,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from baselinks import InputError, Summary, containers, extract_links
-from baselinks import tokens as tokens_module
+from baselinks import InputError, Summary, extract_links
 from baselinks.cli import main
+from baselinks.load import containers
+from baselinks.load import tokens as tokens_module
 from conftest import warc
 
 URL = "http://e.example/dir/page.html"
@@ -406,7 +407,7 @@ def test_library_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str], cas
 
 
 def test_utf16_without_bom_is_told_from_utf8_with_nuls() -> None:
-    from baselinks.encoding import decode
+    from baselinks.load.encoding import decode
 
     assert decode("<p>é</p>".encode("utf-16-le")).source == "utf-16-detected"
     assert decode(b"<p>plain</p>").source == "utf-8-detected"

@@ -4,7 +4,7 @@ write.py writes JSON Lines with orjson (a dependency) and falls back to ``json``
 cannot be imported. orjson knows only compact and indented output, so write.py takes the
 indentation out again (jsonl._orjson_lines); these tests hold both paths to one reference:
 ``json.dumps(record, ensure_ascii=False)`` with DEL, the C1 controls and U+2028/U+2029 written
-as ``\\uXXXX``, one record per line, keys in :data:`~baselinks.link.FIELDS` order.
+as ``\\uXXXX``, one record per line, keys in :data:`~baselinks.resolve.link.FIELDS` order.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import jsonl
 from baselinks.cli import main
-from baselinks.jsonl import _json_lines, _orjson_lines
-from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
-from baselinks.write import FORMATS, output_format
+from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
+from baselinks.write import jsonl
+from baselinks.write.formats import FORMATS, output_format
+from baselinks.write.jsonl import _json_lines, _orjson_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,9 @@
-"""The architecture, checked: one-way dependencies and an honest public surface."""
+"""The architecture, checked: the folders are the pipeline, dependencies point one way, and the
+public surface is honest.
+
+    url/ (the URL engine, under every stage)   errors.py, compiled.py
+    load/ ─► base/ ─► find/ ─► resolve/ ─► write/ ─► run/ ─► api.py ─► dataflow, spark, scrapy, cli/
+"""
 
 from __future__ import annotations
 
@@ -7,63 +12,103 @@ import os
 import subprocess
 import sys
 import types
+import warnings
 from pathlib import Path
 
 import pytest
 
 import baselinks
+from baselinks import _moved, compiled
 
 SRC = Path(baselinks.__file__).resolve().parent
 
-# What each module may import beyond the standard library and its own package.
-ALLOWED_THIRD_PARTY = {
-    "url": set(),
-    "rfc1738": set(),
-    "rfc1738.rules": set(),
-    "rfc1738.grammar": set(),
-    "rfc1738.schemes": set(),
-    "rfc3986": set(),
-    "diagnose": set(),
+# Every place a module may live, in the order dependencies run: a module imports from its own
+# place and from those before it, never from one after it. The URL engine (url/: RFC 1808
+# §2.4 and §4, RFC 3986, WHATWG, RFC 1738, problem codes; strings in, strings out) comes before
+# the stages: the base rules resolve a <base href> with it, the linker every link, the CLI's
+# resolve/parse/check commands use it alone; it knows no stage's type. Then the stages in the
+# pipeline's order; then what runs them: api.py (one input's pipeline), the integrations, the CLI.
+ORDER = (
+    "errors",
+    "compiled",
+    "_moved",
+    "url",
+    "load",
+    "base",
+    "find",
+    "resolve",
+    "write",
+    "run",
+    "api",
+    "dataflow",
+    "spark",
+    "scrapy",
+    "cli",
+)
+STAGES = ("load", "base", "find", "resolve", "write", "run")
+
+# What each module may import beyond the standard library and its own package, by folder.
+ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "errors": set(),
     "compiled": set(),  # which compiled modules are built and in use: importlib only
-    "resolve": {"ada_url"},
-    "whatwg": set(),  # the URL Standard's rules beside ada-url: serialised shapes, the query
-    "encoding": {"webencodings"},
-    "microsyntax": set(),  # srcset, refresh, Link headers: the standard library only
-    "css": {"tinycss2"},  # the CSS scanner and its reference
-    "load": {"lxml"},
-    "tokens": set(),  # hand-written scans of markup for load: the standard library only
-    "base": set(),
-    "walk": {"lxml"},
-    "linktable": set(),  # the link-source table: data, no lxml
-    "sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
-    "anchor": {"lxml"},
-    "containers": set(),
-    "containers.entries": set(),
-    "containers.doctypes": set(),
-    "containers.sniff": set(),
+    "_moved": set(),  # the flat layout's module paths, for one release: importlib only
+    # url/: the standard library, and ada-url for the whatwg mode
+    "url": set(),
+    "url.parts": set(),
+    "url.resolve": {"ada_url"},
+    "url.whatwg": set(),  # the URL Standard's rules beside ada-url: serialised shapes, the query
+    "url.rfc3986": set(),
+    "url.explain": set(),
+    "url.diagnose": set(),
+    "url.rfc1738": set(),
+    "url.rfc1738.rules": set(),
+    "url.rfc1738.grammar": set(),
+    "url.rfc1738.schemes": set(),
+    # load/: bytes → documents
+    "load": set(),
+    "load.containers": set(),
+    "load.containers.entries": set(),
+    "load.containers.doctypes": set(),
+    "load.containers.sniff": set(),
     # brotli and zstd (the stdlib's from 3.14, else backports.zstd) are imported where used
-    "containers.coding": {"brotli", "compression", "backports"},
-    "containers.httpmsg": set(),
-    "containers.resync": set(),
-    "containers.mime": set(),
-    "containers.warc": {"warcio"},
-    "containers.warcrecord": set(),  # one record → its entries: read by attribute, no warcio
-    "api": set(),
-    "link": set(),
-    "mirror": set(),  # a mirrored file's URL from its path: the standard library only
-    "stats": set(),  # links counted by kind, base source, problem, host
-    "batch": set(),
-    "workers": set(),
+    "load.containers.coding": {"brotli", "compression", "backports"},
+    "load.containers.httpmsg": set(),
+    "load.containers.resync": set(),
+    "load.containers.mime": set(),
+    "load.containers.warc": {"warcio"},
+    "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
+    "load.encoding": {"webencodings"},
+    "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
+    "load.document": {"lxml"},
+    # base/: the RFC 1808 §3 layers
+    "base": set(),
+    "base.layers": set(),  # reads the tree it is handed, imports no parser
+    "base.mirror": set(),  # a mirrored file's URL from its path: the standard library only
+    # find/: documents → raw links
+    "find": set(),
+    "find.linktable": set(),  # the link-source table: data, no lxml
+    "find.microsyntax": set(),  # srcset, refresh, Link headers: the standard library only
+    "find.css": {"tinycss2"},  # the CSS scanner and its reference
+    "find.anchor": {"lxml"},
+    "find.walk": {"lxml"},
+    "find.sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
+    # resolve/: raw links → Link
+    "resolve": set(),
+    "resolve.link": set(),
+    # write/: links → bytes
     "write": set(),
-    "jsonl": {"orjson"},  # JSON Lines; the standard library's json without it
-    "output": set(),
-    "schema": set(),  # the record's fields as typed columns: the standard library only
-    "parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
-    "cli": {"tqdm"},  # the progress bar, imported only for a terminal
-    "arguments": set(),  # the command line's grammar: argparse
-    "extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
-    "urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
+    "write.formats": set(),
+    "write.jsonl": {"orjson"},  # JSON Lines; the standard library's json without it
+    "write.schema": set(),  # the record's fields as typed columns: the standard library only
+    "write.parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
+    "write.stats": set(),  # links counted by kind, base source, problem, host
+    "write.output": set(),
+    # run/: inputs → units of work → results in order
+    "run": set(),
+    "run.batch": set(),
+    "run.options": set(),  # the options, checked once: which links are kept, counted, unique
+    "run.workers": set(),
+    "api": set(),
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
@@ -71,12 +116,34 @@ ALLOWED_THIRD_PARTY = {
     "spark": {"pyspark", "baselinks", "pandas", "pyarrow", "fsspec"},
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
+    "cli": set(),
+    "cli.app": {"tqdm"},  # the progress bar, imported only for a terminal
+    "cli.arguments": set(),  # the command line's grammar: argparse
+    "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
+    "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
 }
 
 
-def _third_party_imports(path: Path) -> set[str]:
+def _module(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _path(module: str) -> Path:
+    path = SRC.joinpath(*module.split(".")) if module else SRC
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+MODULES = sorted(_module(p) for p in SRC.rglob("*.py") if _module(p) not in ("", "__main__"))
+
+
+def _tree(module: str) -> ast.Module:
+    return ast.parse(_path(module).read_text(encoding="utf-8"))
+
+
+def _third_party_imports(module: str) -> set[str]:
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(module)):
         names = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -89,52 +156,26 @@ def _third_party_imports(path: Path) -> set[str]:
     return found
 
 
-def _path(module: str) -> Path:
-    path = SRC.joinpath(*module.split("."))
-    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-
-
-def _module(path: Path) -> str:
-    parts = path.relative_to(SRC).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def test_each_module_imports_only_what_its_stage_needs() -> None:
-    modules = {_module(p) for p in SRC.rglob("*.py")} - {"", "__main__"}
-    assert modules == set(ALLOWED_THIRD_PARTY), "a new module needs a row here"
-    for module, allowed in ALLOWED_THIRD_PARTY.items():
-        assert _third_party_imports(_path(module)) <= allowed, module
-
-
-def test_containers_only_read_they_never_parse_html_or_resolve() -> None:
-    # The load stage for archives hands bytes and raw header values onwards; the base stage
-    # turns MIME headers into a base, the walk finds header links, link.py resolves.
-    for path in (SRC / "containers").glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 2:
-                assert node.module == "errors", (path.name, node.module)
-
-
 def _local_imports(module: str) -> set[str]:
     """The package's modules that ``module`` imports, by name ("" for the package itself),
-    those imported for type checking only too: a cycle through them is a cycle in the design."""
-    path = _path(module)
+    those imported for type checking or inside a function too: an import is a dependency."""
     parts = module.split(".") if module else []
-    package = parts if path.name == "__init__.py" else parts[:-1]
+    package = parts if _path(module).name == "__init__.py" else parts[:-1]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(module)):
         if isinstance(node, ast.ImportFrom) and (node.level or node.module == "baselinks"):
-            # "from ..errors import x" in containers/warc.py: errors; "from baselinks import x": ""
             within = package[: len(package) - node.level + 1] if node.level else []
-            relative = node.module if node.level else None
-            named = ".".join([*within, *(relative.split(".") if relative else [])])
-            if relative:
+            named = ".".join(
+                [*within, *(node.module.split(".") if node.level and node.module else [])]
+            )
+            if node.level and node.module:
                 found.add(named)
-            else:  # "from . import rfc3986" names a module; "from . import __version__" not
+            else:  # "from . import urlcommands" names a module; "from .. import __version__" not
                 for alias in node.names:
                     child = f"{named}.{alias.name}" if named else alias.name
                     found.add(child if child in ALLOWED_THIRD_PARTY else named)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("baselinks."):
+            found.add(node.module.partition(".")[2])  # type: ignore[union-attr]
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "baselinks":
@@ -143,73 +184,193 @@ def _local_imports(module: str) -> set[str]:
     return found
 
 
-def _import_graph() -> dict[str, set[str]]:
-    return {module: _local_imports(module) for module in [*ALLOWED_THIRD_PARTY, ""]}
+def _place(module: str) -> str:
+    return module.split(".")[0]
+
+
+def test_every_module_has_a_place_and_a_row() -> None:
+    assert set(MODULES) == set(ALLOWED_THIRD_PARTY), "a new module needs a row here"
+    assert {_place(module) for module in MODULES} == set(ORDER)
+
+
+def test_each_module_imports_only_what_its_stage_needs() -> None:
+    for module, allowed in ALLOWED_THIRD_PARTY.items():
+        assert _third_party_imports(module) <= allowed, module
+
+
+def test_no_import_reaches_into_a_later_stage() -> None:
+    rank = {place: i for i, place in enumerate(ORDER)}
+    backwards = [
+        f"{module} -> {imported}"
+        for module in MODULES
+        for imported in sorted(_local_imports(module))
+        if imported and rank[_place(imported)] > rank[_place(module)]
+    ]
+    assert backwards == []
+
+
+def test_the_import_check_is_not_blind() -> None:
+    # the graph is read right: a relative import two folders up, one inside a function, one
+    # of a module by "from . import" (api's stages; cli's commands; the linker's base)
+    assert {"base.layers", "run.batch", "find.walk", "load.containers"} <= _local_imports("api")
+    assert "cli.urlcommands" in _local_imports("cli.app")
+    assert "base.layers" in _local_imports("resolve.link")
+    assert "errors" in _local_imports("load.containers.warc")
 
 
 def test_the_import_graph_has_no_cycle() -> None:
-    graph = _import_graph()
-    assert "link" in graph["write"] and "batch" in graph["api"]  # the graph is read right
+    graph = {module: _local_imports(module) for module in MODULES}
     done: set[str] = set()
 
     def visit(module: str, path: tuple[str, ...]) -> None:
         if module in path:
             cycle = " -> ".join((*path[path.index(module) :], module))
             raise AssertionError(f"import cycle: {cycle}")
-        if module in done:
+        if module in done or module not in graph:
             return
         for imported in sorted(graph[module]):
             visit(imported, (*path, module))
         done.add(module)
 
-    for module in sorted(graph):
+    for module in MODULES:
         visit(module, ())
 
 
-def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() -> None:
-    def local_imports(module: str) -> set[str]:
-        tree = ast.parse((SRC / f"{module}.py").read_text(encoding="utf-8"))
-        found: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                # "from .url import x" names url; "from . import rfc3986" names rfc3986
-                found |= {node.module} if node.module else {alias.name for alias in node.names}
-        return found
+def test_containers_only_read_they_never_parse_html_or_resolve() -> None:
+    # The load stage for archives hands bytes and raw header values onwards; the base stage
+    # turns MIME headers into a base, the walk finds header links, the linker resolves.
+    for module in MODULES:
+        if module.startswith("load.containers"):
+            outside = {m for m in _local_imports(module) if not m.startswith("load.containers")}
+            assert outside <= {"errors"}, (module, outside)
 
+
+def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() -> None:
     # write: the Link record, and from errors the character classes its formats escape (the
     # ones diagnose flags) and the terminal escaping of its table (errors.printable); jsonl its
     # JSON Lines writers, which know the Link record and compiled (standard library only)
-    assert local_imports("write") == {"link", "errors", "jsonl"}
-    assert local_imports("jsonl") == {"link", "compiled"}
-    assert local_imports("workers") == set()  # processes and order; nothing of links
+    assert _local_imports("write.formats") == {"resolve.link", "errors", "write.jsonl"}
+    assert _local_imports("write.jsonl") == {"resolve.link", "compiled"}
+    assert _local_imports("run.workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
-    # never resolves (link and stats are imported for the Link and Stats types only)
-    assert local_imports("batch") == {"containers", "errors", "workers", "link", "stats"}
-    # the pipeline (api) is above them all: nothing below it imports it
-    for below in ("batch", "write", "link", "output", "workers"):
-        assert "api" not in _local_imports(below), below
-    # (compiled: the switch to a compiled copy of a hot path, standard library only)
-    for engine in ("url", "rfc3986", "resolve", "whatwg", "diagnose"):
-        engine_modules = {"url", "rfc1738", "rfc3986", "whatwg", "errors", "compiled"}
-        assert local_imports(engine) <= engine_modules, engine
-    # the RFC 1738 grammar: its own modules, and url's login_bounds (one reading of a login)
-    for path in (SRC / "rfc1738").glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 2:
-                assert node.module == "url", (path.name, node.module)
+    # never resolves (the Link and Stats types only, for type checking)
+    assert _local_imports("run.batch") == {
+        "load.containers",
+        "errors",
+        "run.workers",
+        "resolve.link",
+        "write.stats",
+    }
+    # the URL engine: its own modules, errors, compiled (the switch to a compiled copy); its
+    # folder's __init__ the old module's names (_moved)
+    for module in MODULES:
+        if _place(module) == "url":
+            allowed = {"url", "errors", "compiled", *(["_moved"] if module == "url" else [])}
+            assert {_place(m) for m in _local_imports(module)} <= allowed, module
+
+
+def test_each_folder_says_what_it_takes_gives_and_where_to_start() -> None:
+    for folder in (*STAGES, "url", "cli", "load.containers", "url.rfc1738"):
+        doc = ast.get_docstring(_tree(folder)) or ""
+        assert len(doc.splitlines()) >= 3, folder
+        if folder in STAGES:
+            first = [line for line in doc.splitlines() if line.startswith("Open first: ")]
+            assert len(first) == 1, folder
+            name = first[0].removeprefix("Open first: ").split()[0].strip("`")
+            assert (SRC / folder.replace(".", "/") / name).is_file(), (folder, name)
+
+
+def test_each_compiled_module_sits_beside_the_module_it_mirrors() -> None:
+    for name in compiled.COMPILED:
+        folder, _, stem = name.removeprefix("baselinks.").rpartition(".")
+        source = SRC / folder / f"{stem}.pyx"
+        assert source.is_file(), name
+        mirrored = SRC / folder / f"{stem.removeprefix('_c')}.py"
+        assert mirrored.is_file() or stem == "_csyntax", name  # _csyntax: css.py, microsyntax.py
+    assert not list(SRC.glob("*.pyx")), "a compiled module beside what it mirrors, in its stage"
+
+
+# The bounds a reader keeps in mind (a file past them is a sign to restructure, not a rule of
+# style): every function fits on a screen or two, every module is read in one sitting.
+FUNCTION_LINES, MODULE_LINES = 80, 500
+
+
+def test_no_function_over_80_lines_and_no_module_over_500() -> None:
+    long = []
+    for module in MODULES:
+        path = _path(module)
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if lines > MODULE_LINES:
+            long.append(f"{path.relative_to(SRC)}: {lines} lines")
+        for node in ast.walk(_tree(module)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > FUNCTION_LINES:
+                    long.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name}: {length}")
+    assert long == []
 
 
 def test_only_spark_knows_spark_and_nothing_imports_it() -> None:
-    for path in SRC.rglob("*.py"):
-        module = _module(path)
-        imports = _third_party_imports(path)
-        assert ("pyspark" in imports) == (module == "spark"), module
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                assert node.module not in ("spark", "baselinks.spark"), module
-                names = {alias.name for alias in node.names}
-                assert not (node.module in (None, "baselinks") and "spark" in names), module
+    for module in MODULES:
+        assert ("pyspark" in _third_party_imports(module)) == (module == "spark"), module
+        assert "spark" not in _local_imports(module) or module == "spark", module
+
+
+@pytest.mark.parametrize("old", sorted([*_moved.MOVED, "containers.warc", "rfc1738.grammar"]))
+def test_a_module_of_the_flat_layout_still_imports_and_says_where_it_went(old: str) -> None:
+    new = _moved.MOVED.get(old) or _moved.MOVED[old.partition(".")[0]] + "." + old.partition(".")[2]
+    code = (
+        "import importlib, warnings\n"
+        "with warnings.catch_warnings(record=True) as said:\n"
+        "    warnings.simplefilter('always')\n"
+        f"    module = importlib.import_module('baselinks.{old}')\n"
+        "print(module.__name__)\n"
+        "print(said[-1].category.__name__, said[-1].message)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.splitlines() == [
+        f"baselinks.{new}",
+        f"DeprecationWarning baselinks.{old} moved to baselinks.{new}; the old path goes in 0.3",
+    ]
+
+
+@pytest.mark.parametrize(("old", "name"), [(old, "") for old in sorted(_moved.REPLACED)])
+def test_a_folder_that_took_a_modules_name_hands_over_its_names(old: str, name: str) -> None:
+    # the first public name of the old module (its __all__), from the folder, with a warning
+    new = importlib_module(f"baselinks.{_moved.REPLACED[old]}")
+    name = next(iter(getattr(new, "__all__", ["main"])))
+    folder = importlib_module(f"baselinks.{old}")
+    folder.__dict__.pop(name, None)  # as if asked for the first time
+    with pytest.warns(DeprecationWarning, match=rf"baselinks\.{old}\.{name} moved to "):
+        assert getattr(folder, name) is getattr(new, name)
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        folder.nothing  # noqa: B018
+
+
+def importlib_module(name: str) -> types.ModuleType:
+    import importlib
+
+    return importlib.import_module(name)
+
+
+# The modules of 0.1's flat layout (src/baselinks/*.py, containers/, rfc1738/), for the record.
+FLAT = """anchor api arguments base batch cli compiled containers css dataflow diagnose encoding
+errors extractoptions jsonl link linktable load microsyntax mirror output parquet resolve rfc1738
+rfc3986 schema scrapy sheets spark stats tokens url urlcommands walk whatwg workers write"""
+# where they stayed: the public surface (api, dataflow, scrapy, spark, errors), compiled, and
+# cli, a folder now whose __init__ keeps main, the console script's entry point
+STAYED = {"api", "compiled", "dataflow", "errors", "scrapy", "spark", "cli"}
+
+
+def test_the_old_paths_are_exactly_the_flat_layouts_modules() -> None:
+    # every module of 0.1 has a new home or stayed, each once, and every home exists
+    moved = [*_moved.MOVED, *_moved.REPLACED, *STAYED]
+    assert sorted(moved) == sorted(FLAT.split())
+    for new in [*_moved.MOVED.values(), *_moved.REPLACED.values()]:
+        assert _path(new).is_file(), new
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        import baselinks.api  # noqa: F401  (the new paths warn of nothing)
 
 
 def test_all_is_sorted_and_complete() -> None:
@@ -228,9 +389,19 @@ def test_all_is_sorted_and_complete() -> None:
     assert public - {"annotations"} == set(exported) - {"__version__"}
     for name in exported:
         assert getattr(baselinks, name) is not None
-    assert set(baselinks._HOMES) | {"diagnose", "resolve", "__version__"} == set(exported)
+    assert set(baselinks._HOMES) | {"__version__"} == set(exported)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         baselinks.nothing  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_the_public_functions_keep_their_names_over_the_folders() -> None:
+    # baselinks.resolve is the function, though resolve/ is a folder of the package and the
+    # import system binds a folder on the package when it is imported (__init__'s _Package)
+    import baselinks.resolve.link
+    import baselinks.url.diagnose
+
+    assert baselinks.resolve("http://a/b/c/d;p?q", "../g") == "http://a/b/g"
+    assert "no-base" in baselinks.diagnose("", "g", None)
 
 
 def _loaded_by(statement: str) -> set[str]:
@@ -240,7 +411,9 @@ def _loaded_by(statement: str) -> set[str]:
     return {name.split(".")[0] for name in run.stdout.split()}
 
 
-@pytest.mark.parametrize("module", ["baselinks.url", "baselinks.resolve", "baselinks.microsyntax"])
+@pytest.mark.parametrize(
+    "module", ["baselinks.url.parts", "baselinks.url.resolve", "baselinks.find.microsyntax"]
+)
 def test_the_url_engine_loads_no_html_archive_or_css_library(module: str) -> None:
     # baselinks/__init__.py is lazy (PEP 562): importing a module of the URL engine, or the
     # parsing of srcset and refresh, runs none of lxml, warcio or tinycss2
@@ -254,7 +427,7 @@ def test_the_lazy_names_load_their_stage_when_used() -> None:
 
 
 # What `baselinks --version` must not load: the pipeline and the libraries of its stages.
-_PIPELINE = ("lxml", "warcio", "tinycss2", "ada_url", "baselinks.api", "baselinks.walk")
+_PIPELINE = ("lxml", "warcio", "tinycss2", "ada_url", "baselinks.api", "baselinks.find.walk")
 
 
 def _pipeline_loaded_by(code: str) -> list[str]:
@@ -267,7 +440,7 @@ def _pipeline_loaded_by(code: str) -> list[str]:
 
 
 def test_version_imports_only_what_it_prints() -> None:
-    # a lazy __init__ (PEP 562), and cli.py imports the pipeline only inside the commands
+    # a lazy __init__ (PEP 562), and cli/app.py imports the pipeline only inside the commands
     assert _pipeline_loaded_by("from baselinks.cli import main\nmain(['--version'])") == []
 
 

@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml.cssselect import CSSSelector
 
-from baselinks import anchor as anchor_module
 from baselinks import extract_links
-from baselinks import tokens as tokens_module
-from baselinks.anchor import TEXT_CAP
-from baselinks.load import parse_utf8
-from baselinks.rfc3986 import remove_dot_segments
-from baselinks.walk import raw_links, select_roots
+from baselinks.find import anchor as anchor_module
+from baselinks.find.anchor import TEXT_CAP
+from baselinks.find.walk import raw_links, select_roots
+from baselinks.load import tokens as tokens_module
+from baselinks.load.document import parse_utf8
+from baselinks.url.rfc3986 import remove_dot_segments
 
 URL = "http://e.example/dir/page.html"
 

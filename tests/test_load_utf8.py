@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from baselinks.base import saved_from_url
-from baselinks.encoding import sniff
-from baselinks.load import _CHECKS_UTF8, _PARSER, Document, _decoded, _read_as_utf8, load
+from baselinks.base.layers import saved_from_url
+from baselinks.load.document import _CHECKS_UTF8, _PARSER, Document, _decoded, _read_as_utf8, load
+from baselinks.load.encoding import sniff
 
 # Where a byte can sit in a page, and sequences Python's decoder refuses: a lone continuation
 # byte, overlong forms, surrogates, beyond U+10FFFF, bytes that start nothing, cut short.

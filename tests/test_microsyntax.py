@@ -6,8 +6,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from baselinks import microsyntax
-from baselinks.microsyntax import _srcset_steps, parse_refresh, parse_srcset, split_urls
+from baselinks.find import microsyntax
+from baselinks.find.microsyntax import _srcset_steps, parse_refresh, parse_srcset, split_urls
 
 # HTML standard "shared declarative refresh steps": (content, URL or None)
 REFRESH = [

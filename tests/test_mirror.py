@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from baselinks import extract_links
+from baselinks.base.mirror import MirroredURL, mirrored_url, root_url
 from baselinks.cli import main
-from baselinks.mirror import MirroredURL, mirrored_url, root_url
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SITE = FIXTURES / "mirror" / "example.com"

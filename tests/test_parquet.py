@@ -20,8 +20,8 @@ import pytest
 
 import baselinks
 from baselinks.cli import main
-from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS
-from baselinks.schema import COLUMNS, Column, column_types, columns
+from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS
+from baselinks.write.schema import COLUMNS, Column, column_types, columns
 from conftest import FIXTURES, extra
 
 CONTAINERS = FIXTURES / "containers"
@@ -166,7 +166,7 @@ def test_pandas_reads_line_as_nullable_integers(tmp_path: Path) -> None:
 
 def test_row_groups_keep_memory_to_one_group(tmp_path: Path) -> None:
     parquet = extra("parquet")
-    from baselinks.parquet import ParquetSink
+    from baselinks.write.parquet import ParquetSink
 
     links = baselinks.extract_links(CONTAINERS / "crawl.warc.gz")
     sink = ParquetSink(tmp_path / "links.parquet", row_group=4)
@@ -185,7 +185,7 @@ def test_row_groups_keep_memory_to_one_group(tmp_path: Path) -> None:
 
 def test_the_library_writer_to_a_stream_and_to_a_path(tmp_path: Path) -> None:
     parquet = extra("parquet")
-    from baselinks.parquet import write_parquet
+    from baselinks.write.parquet import write_parquet
 
     links = baselinks.extract_links(CONTAINERS / "crawl.warc.gz")
     stream = io.BytesIO()

@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baselinks import InputError, extract_links
-from baselinks import containers as containers_module
-from baselinks.containers import httpmsg
-from baselinks.containers import mime as mime_module
-from baselinks.diagnose import mentions_saved_folder, saved_copy
+from baselinks.load import containers as containers_module
+from baselinks.load.containers import httpmsg
+from baselinks.load.containers import mime as mime_module
+from baselinks.url.diagnose import mentions_saved_folder, saved_copy
 
 URL = "http://e.example/dir/page.html"
 # a page whose last link comes after 200 KB of text that compresses to almost nothing
@@ -103,7 +103,7 @@ def _saved_copy_everywhere(references: list[str]) -> list[bool]:
     """saved_copy's marks were every folder there on disk."""
     with pytest.MonkeyPatch.context() as patch:
         # the module (the package's name "diagnose" is its function)
-        patch.setattr(import_module("baselinks.diagnose"), "_is_folder", lambda d, n: True)
+        patch.setattr(import_module("baselinks.url.diagnose"), "_is_folder", lambda d, n: True)
         return saved_copy("/nowhere/page.html", references)
 
 

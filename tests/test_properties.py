@@ -9,8 +9,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from baselinks import Resolver, explain, parse, resolve
-from baselinks.resolve import _remove_dot_segments
-from baselinks.rfc3986 import remove_dot_segments
+from baselinks.url.resolve import _remove_dot_segments
+from baselinks.url.rfc3986 import remove_dot_segments
 
 # Text dense in the characters that matter to URL syntax, plus anything else.
 URLISH = st.lists(

@@ -19,7 +19,7 @@ from warcio.archiveiterator import ArchiveIterator
 from baselinks import FIELDS, InputError, Link, Origin, extract_links, iter_warc_links
 from baselinks.cli import main
 from baselinks.dataflow import ROW_FIELDS
-from baselinks.link import DEFAULT_FIELDS, ORIGIN_FIELDS
+from baselinks.resolve.link import DEFAULT_FIELDS, ORIGIN_FIELDS
 from conftest import FIXTURES, warc
 
 CONTAINERS = FIXTURES / "containers"

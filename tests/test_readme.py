@@ -284,21 +284,31 @@ def test_the_synopsis_names_only_options_that_exist() -> None:
 
 
 def test_the_architecture_lists_every_module() -> None:
+    # each line is a name at its depth (two spaces a level): a folder ("x/") or a module in the
+    # folder above it; every module and folder of the package is listed, and nothing else
     tree = _plain("src/baselinks/")
-    listed, folder = set(), ""
+    listed, folders = set(), [""]
     for line in tree.splitlines()[1:]:
+        depth = (len(line) - len(line.lstrip(" "))) // 2
         name = line.split()[0]
-        if line.startswith("  ") and not line.startswith("    "):
-            folder = name if name.endswith("/") else ""
-            listed.add(name)
-        elif line.startswith("    ") and name.endswith(".py"):
-            listed.add(folder + name)
+        del folders[depth:]
+        if name.endswith("/"):
+            listed.add(folders[-1] + name)
+            folders.append(folders[-1] + name)
+        elif name.endswith(".py"):
+            listed.add(folders[-1] + name)
     package = ROOT / "src" / "baselinks"
     modules = {
-        str(p.relative_to(package)) for p in package.rglob("*.py") if p.name != "__main__.py"
-    } - {"__init__.py", "containers/__init__.py"}
-    folders = {f"{p.name}/" for p in package.iterdir() if p.is_dir() and p.name[0] != "_"}
-    assert listed == modules | folders
+        str(p.relative_to(package))
+        for p in package.rglob("*.py")
+        if p.name not in ("__main__.py", "__init__.py")
+    }
+    folders_found = {
+        f"{p.relative_to(package)}/"
+        for p in package.rglob("*")
+        if p.is_dir() and p.name[0] != "_" and (p / "__init__.py").is_file()
+    }
+    assert listed == modules | folders_found
 
 
 # --- the tables -------------------------------------------------------------------------------

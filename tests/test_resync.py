@@ -16,7 +16,7 @@ import pytest
 
 from baselinks import InputError, extract_links
 from baselinks.api import Summary
-from baselinks.containers.resync import Window, next_record
+from baselinks.load.containers.resync import Window, next_record
 from conftest import FIXTURES
 
 HERE = FIXTURES / "containers"

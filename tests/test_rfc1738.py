@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from baselinks import CODES, Problem, check, parse
 from baselinks.cli import main
-from baselinks.rfc1738 import RULES, SCHEMES, analyse, codes
+from baselinks.url.rfc1738 import RULES, SCHEMES, analyse, codes
 
 ROOT = Path(__file__).resolve().parents[1]
 

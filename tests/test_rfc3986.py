@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from baselinks import resolve
-from baselinks.rfc3986 import parse, recompose, remove_dot_segments
+from baselinks.url.rfc3986 import parse, recompose, remove_dot_segments
 from conftest import suite
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from baselinks import Link, extract_links
-from baselinks.diagnose import CODES, saved_copy
+from baselinks.url.diagnose import CODES, saved_copy
 from conftest import FIXTURES
 
 SAVED = FIXTURES / "saved"

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import baselinks.containers.warcrecord as warcrecord_module
+import baselinks.load.containers.warcrecord as warcrecord_module
 from baselinks import InputError, Summary, extract_links, iter_links
 from baselinks.cli import main
-from baselinks.workers import ordered_map, resolve_workers
-from baselinks.write import FORMATS, WRITERS
+from baselinks.run.workers import ordered_map, resolve_workers
+from baselinks.write.formats import FORMATS, WRITERS
 from conftest import warc
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"

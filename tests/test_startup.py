@@ -26,16 +26,16 @@ CSS = next((ROOT / "fixtures").rglob("*.css"))  # a style sheet: its encoding by
 _HEAVY = (
     "warcio",
     "email.parser",
-    "baselinks.containers.warc",
-    "baselinks.containers.mime",
+    "baselinks.load.containers.warc",
+    "baselinks.load.containers.mime",
     "concurrent.futures",
     "multiprocessing",
     "pickle",
     "secrets",
     "tqdm",
     "baselinks.api",
-    "baselinks.resolve",
-    "baselinks.diagnose",
+    "baselinks.url.resolve",
+    "baselinks.url.diagnose",
     "lxml",
     "tinycss2",
     "cssselect",
@@ -65,8 +65,8 @@ def test_version_loads_neither_the_pipeline_nor_the_url_engine() -> None:
 def test_one_html_file_loads_no_archive_reader_no_pool_no_temporary_file() -> None:
     assert _loaded(["extract", "-q", str(PAGE)]) == {
         "baselinks.api",
-        "baselinks.resolve",
-        "baselinks.diagnose",
+        "baselinks.url.resolve",
+        "baselinks.url.diagnose",
         "lxml",
     }
 
@@ -74,8 +74,8 @@ def test_one_html_file_loads_no_archive_reader_no_pool_no_temporary_file() -> No
 @pytest.mark.parametrize(
     ("given", "loads"),
     [
-        (WARC, {"warcio", "baselinks.containers.warc"}),
-        (MHTML, {"email.parser", "baselinks.containers.mime"}),
+        (WARC, {"warcio", "baselinks.load.containers.warc"}),
+        (MHTML, {"email.parser", "baselinks.load.containers.mime"}),
         (CSS, {"tinycss2"}),
     ],
     ids=["warc", "mhtml", "css"],

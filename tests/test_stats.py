@@ -11,7 +11,7 @@ import pytest
 
 from baselinks import Link, Summary, extract_links
 from baselinks.cli import main
-from baselinks.stats import HOSTS_BOUND, Stats
+from baselinks.write.stats import HOSTS_BOUND, Stats
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ARCHIVES = [
@@ -157,8 +157,8 @@ def test_hosts_are_counted_one_by_one_up_to_the_bound_then_together() -> None:
     ],
 )
 def test_a_link_s_host_is_the_parser_s(url: str) -> None:
-    from baselinks.stats import _hosts
-    from baselinks.url import parse
+    from baselinks.url.parts import parse
+    from baselinks.write.stats import _hosts
 
     link = Link(url, url, "", "default", "a", "href", 1, "-", "", "", "link", ())
     assert _hosts([link, link]) == [parse(url).hostname] * 2

@@ -12,7 +12,7 @@ import pytest
 from baselinks import InputError, extract_links
 from baselinks.api import Summary
 from baselinks.cli import main
-from baselinks.encoding import decode
+from baselinks.load.encoding import decode
 from conftest import FIXTURES
 
 CRAWL = (FIXTURES / "containers" / "crawl.warc").read_bytes()

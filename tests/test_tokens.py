@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks.load import _blank_html_end_tags
-from baselinks.tokens import (
+from baselinks.load.document import _blank_html_end_tags
+from baselinks.load.tokens import (
     _TAG_REST,
     _attributes,
     late_tags,

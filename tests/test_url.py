@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from baselinks import URLParts, parse, resolve
-from baselinks.url import Login, recombine
+from baselinks.url.parts import Login, recombine
 
 # (url, scheme, netloc, path, params, query, fragment), each row exercising §2.4's order.
 PARSE = [

@@ -19,9 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import jsonl, output, write
 from baselinks.cli import main
-from baselinks.link import FIELDS, Link
+from baselinks.resolve.link import FIELDS, Link
+from baselinks.write import formats as write
+from baselinks.write import jsonl, output
 from conftest import FIXTURES
 from test_jsonl import links
 

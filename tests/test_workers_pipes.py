@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from baselinks import workers
-from baselinks.workers import PIPE_BYTES, ordered_map
+from baselinks.run import workers
+from baselinks.run.workers import PIPE_BYTES, ordered_map
 
 linux = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's (fcntl(2))"

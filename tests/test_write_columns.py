@@ -16,9 +16,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baselinks import write
 from baselinks.errors import BIDI, CONTROLS
-from baselinks.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
+from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
+from baselinks.write import formats as write
 from test_jsonl import links
 
 

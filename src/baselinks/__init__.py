@@ -15,6 +15,8 @@ import importlib
 import sys
 import types
 
+from . import _moved
+
 # What a type checker sees; at run time, _HOMES and __getattr__ below. TYPE_CHECKING is
 # typing's, without importing typing (4 ms of start-up; mypy knows the name).
 TYPE_CHECKING = False
@@ -22,13 +24,14 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .api import FIELDS, KINDS, Link, Origin, Summary, extract_links, iter_links
-    from .base import Base, BaseSource
+    from .base.layers import Base, BaseSource
     from .dataflow import iter_warc_links
-    from .diagnose import CODES, diagnose
     from .errors import BaselinksError, InputError, SelectError, URLError
-    from .resolve import MODES, Explanation, Resolver, Step, explain, resolve
-    from .rfc1738 import Problem, check
-    from .url import Login, URLParts, parse
+    from .url.diagnose import CODES, diagnose
+    from .url.explain import Explanation, Step
+    from .url.parts import Login, URLParts, parse
+    from .url.resolve import MODES, Resolver, explain, resolve
+    from .url.rfc1738 import Problem, check
 
 __version__ = "0.1.0"
 
@@ -41,26 +44,26 @@ _HOMES = {
     "Summary": "api",
     "extract_links": "api",
     "iter_links": "api",
-    "Base": "base",
-    "BaseSource": "base",
+    "Base": "base.layers",
+    "BaseSource": "base.layers",
     "iter_warc_links": "dataflow",
-    "CODES": "diagnose",
-    "diagnose": "diagnose",
+    "CODES": "url.diagnose",
+    "diagnose": "url.diagnose",
     "BaselinksError": "errors",
     "InputError": "errors",
     "SelectError": "errors",
     "URLError": "errors",
-    "MODES": "resolve",
-    "Explanation": "resolve",
-    "Resolver": "resolve",
-    "Step": "resolve",
-    "explain": "resolve",
-    "resolve": "resolve",
-    "Problem": "rfc1738",
-    "check": "rfc1738",
-    "Login": "url",
-    "URLParts": "url",
-    "parse": "url",
+    "MODES": "url.resolve",
+    "Explanation": "url.explain",
+    "Resolver": "url.resolve",
+    "Step": "url.explain",
+    "explain": "url.resolve",
+    "resolve": "url.resolve",
+    "Problem": "url.rfc1738",
+    "check": "url.rfc1738",
+    "Login": "url.parts",
+    "URLParts": "url.parts",
+    "parse": "url.parts",
 }
 
 __all__ = [
@@ -111,6 +114,9 @@ class _Package(types.ModuleType):
 
 _SHADOWED = frozenset({"diagnose", "resolve"})
 sys.modules[__name__].__class__ = _Package
+
+# The flat layout's module paths (baselinks.walk, baselinks.containers...), for one release
+_moved.install()
 
 
 def __getattr__(name: str) -> Any:

@@ -1,16 +1,17 @@
-"""The pipeline, load → base → walk → resolve, in a few lines. Read this file first.
+"""The pipeline, load → base → find → resolve, for one document, in a few lines; and the public
+functions over it. Read this file first.
 
-    parts    = iter_entries(input)                           containers/  (WARC, MIME, HTTP, HTML)
-    document = load(part.body)                               load.py
-    base     = establish_base(document.tree,                 base.py      (RFC 1808 §3)
+    parts    = iter_entries(input)                   load/containers/  WARC, MIME, HTTP, HTML
+    document = load(part.body)                       load/document.py  decoded, parsed (lxml)
+    base     = establish_base(document.tree,         base/layers.py    RFC 1808 §3
                    encapsulating_base(part.locations,
                        retrieval_base(part.retrieval)))
-    raw      = raw_links(document.tree)                      walk.py      (never resolves)
-    links    = Linker(base).link(each raw link)              link.py      (RFC 1808 §4)
+    raw      = raw_links(document.tree)              find/walk.py      never resolves
+    links    = Linker(base).link(each raw link)      resolve/link.py   RFC 1808 §4 (url/)
 
-batch.py runs this for every document of every input, in order (in worker processes with
-``workers``); the writers (write.py) turn the :class:`Link` records into JSON Lines, CSV, TSV,
-text or a table.
+run/batch.py runs this for every document of every input, in order (in worker processes with
+``workers``), with the options run/options.py checked; the writers (write/) turn the
+:class:`Link` records into JSON Lines, CSV, TSV, text, a table or Parquet.
 """
 
 from __future__ import annotations
@@ -18,12 +19,11 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import partial
 from itertools import chain
 from typing import Literal, ParamSpec, TypeVar
 
-from .base import (
+from .base.layers import (
     Base,
     encapsulating_base,
     establish_base,
@@ -31,23 +31,29 @@ from .base import (
     srcdoc_fallback,
     written_base,
 )
-from .batch import Input, Options, Source, Summary, Task, Unused, records, results
-from .containers import Part
-from .containers.entries import Origin
-from .containers.httpmsg import as_pairs
-from .encoding import browser_encoding, query_codec
 from .errors import InputError, SelectError, describe, raise_first
-from .link import FIELDS, Link, Linker, saved_copies, with_problems
-from .linktable import KINDS, PLACEMENTS
-from .load import Document, load_text, parse_html
-from .mirror import mirrored_url
-from .mirror import root_url as checked_root
-from .resolve import check_mode, resolver_class
-from .sheets import LOADERS, sheet_links
-from .stats import Stats, count_all, count_no_base, without_base
-from .url import parse
-from .walk import attribute_pairs, header_links, raw_links, select_roots
-from .workers import resolve_workers
+from .find.linktable import KINDS, PLACEMENTS
+from .find.sheets import LOADERS, sheet_links
+from .find.walk import attribute_pairs, header_links, raw_links, select_roots
+from .load.containers import Part
+from .load.containers.entries import Origin
+from .load.containers.httpmsg import as_pairs
+from .load.document import Document, load_text, parse_html
+from .load.encoding import browser_encoding, query_codec
+from .resolve.link import FIELDS, Link, Linker, saved_copies, with_problems
+from .run.batch import Input, Options, Source, Summary, Task, Unused, records, results
+from .run.options import (
+    Keep,
+    counter,
+    keep_only,
+    mirrored,
+    new_in_run,
+    refuse_markup,
+    unique_scope,
+)
+from .run.workers import resolve_workers
+from .url.resolve import check_mode, resolver_class
+from .write.stats import Stats
 
 __all__ = [
     "FIELDS",
@@ -119,55 +125,12 @@ def _sheet_links(
     attributes: tuple[tuple[str, str], ...] = (),
     origin: Origin | None = None,
 ) -> list[Link]:
-    """resolve for a style sheet (sheets.py): against its own URL, no <base>, no elements for
+    """resolve for a style sheet (find/sheets.py): against its own URL, no <base>, no elements for
     ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
     if select is not None:
         return []
     link = Linker(fallback, mode, document.name, origin=origin).link
     return [link(raw) for raw in sheet_links(document)]
-
-
-@dataclass(frozen=True)
-class Keep:
-    """Which links of a document are kept: ``schemes`` of the resolved URL (lower case; None:
-    all), and ``hosts``: ``"same"`` the links whose host is the document's own, ``"external"``
-    those whose host is another (None: all). The document's own URL is its base without
-    ``<base>``: the retrieval URL (``url=``, a WARC record's target, a saved page's comment)
-    under its MIME entities' bases (RFC 1808 §3.3, §3.2). Hosts are compared in lower case,
-    ports and schemes aside; a link without a host (``mailto:``, ``data:``, one left relative)
-    is neither same-host nor external, and neither is any link of a document without a host.
-    Picklable: it runs where the document is extracted (a worker, with ``workers``)."""
-
-    schemes: frozenset[str] | None = None
-    hosts: Literal["same", "external"] | None = None
-
-    def __call__(self, links: list[Link], own_url: str) -> list[Link]:
-        if self.schemes is not None:
-            schemes = self.schemes
-            links = [link for link in links if parse(link.url).scheme.lower() in schemes]
-        if self.hosts is not None:
-            own = parse(own_url).hostname
-            if own is None:
-                return []
-            same = self.hosts == "same"
-            links = [
-                link
-                for link in links
-                if (host := parse(link.url).hostname) is not None and (host == own) == same
-            ]
-        return links
-
-
-def _keep(schemes: Iterable[str] | None, same_host: bool, external: bool) -> Keep | None:
-    if same_host and external:
-        raise ValueError("same_host and external exclude each other: a link is one or the other")
-    if isinstance(schemes, str):
-        schemes = schemes.split(",")
-    chosen = None if schemes is None else frozenset(s.strip().lower() for s in schemes)
-    hosts: Literal["same", "external"] | None = (
-        "same" if same_host else "external" if external else None
-    )
-    return None if chosen is None and hosts is None else Keep(chosen, hosts)
 
 
 def _part_links(
@@ -228,59 +191,57 @@ def iter_links(
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
-    ``source``: bytes, a path, or a binary file; HTML, a MIME message or MHTML archive, a WARC
-    or ARC file, a raw HTTP response, or a gzip of any of these, recognised by content. A
-    ``str`` is a path: one that is no existing file and looks like markup (``<`` after
-    optional whitespace, or a line break) raises :class:`TypeError` saying to pass bytes
-    (``markup.encode()``), since only bytes let a page's own ``<meta charset>`` be honoured.
+    ``source``: bytes, a path, or a binary file; HTML, a MIME message or MHTML archive, a WARC or
+    ARC file, a raw HTTP response, or a gzip of any of these, recognised by content. A ``str`` is a
+    path: one that is no existing file and looks like markup (``<`` after optional whitespace, or a
+    line break) raises :class:`TypeError` saying to pass bytes (``markup.encode()``), since only
+    bytes let a page's own ``<meta charset>`` be honoured.
 
-    ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects;
-    WARC records carry their own, which ``url`` does not override (the CLI says so, once per
-    archive: :class:`~baselinks.batch.Unused`). ``root_url``: the URL of the directory
-    ``root`` of a mirrored site (``wget -m``), ``source`` a file under it: its retrieval URL
-    is ``root_url`` and its path under ``root`` (the conventions: :mod:`baselinks.mirror`),
-    below the page's own ``saved from url`` comment. ``headers``: the HTTP response headers
-    of a fetched body (a mapping or pairs): their charset and content coding are honoured,
-    their ``Link`` header gives links. ``charset``: the transport's charset, overriding the
-    headers'.
+    ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects; WARC
+    records carry their own, which ``url`` does not override (the CLI says so, once per archive:
+    :class:`~baselinks.run.batch.Unused`). ``root_url``: the URL of the directory ``root`` of a
+    mirrored site (``wget -m``), ``source`` a file under it: its retrieval URL is ``root_url`` and
+    its path under ``root`` (the conventions: :mod:`baselinks.base.mirror`), below the page's own
+    ``saved from url`` comment. ``headers``: the HTTP response headers of a fetched body (a mapping
+    or pairs): their charset and content coding are honoured, their ``Link`` header gives links.
+    ``charset``: the transport's charset, overriding the headers'.
 
     ``select``: a CSS selector; only links inside matching elements. ``kinds``: keep only these
     kinds. ``schemes``: keep only links whose resolved URL has one of these schemes (any case;
-    ``{"http", "https"}``). ``same_host`` / ``external``: keep only the links to the
-    document's own host / to another host (a link without a host is neither: :class:`Keep`).
-    ``unique``: the first link per URL in each document (``True`` or ``"document"``), or in
-    the whole run (``"run"``: a set of the URLs seen, in this process: about 170 bytes per
-    distinct URL). ``name``: what the ``document`` field says (default: the path, or ``-``
-    for bytes).
+    ``{"http", "https"}``). ``same_host`` / ``external``: keep only the links to the document's own
+    host / to another host (a link without a host is neither: :class:`Keep`). ``unique``: the first
+    link per URL in each document (``True`` or ``"document"``), or in the whole run (``"run"``: a
+    set of the URLs seen, in this process: about 170 bytes per distinct URL). ``name``: what the
+    ``document`` field says (default: the path, or ``-`` for bytes).
 
-    Damage (a truncated archive, a broken MIME part) never stops the rest: every readable
-    document is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``, a path
-    that cannot be read too (``No such file or directory``, ``Is a directory``); without
-    one, the first error is raised after the last link (the others attached as notes).
-    ``strict=False`` skips an input that is no document (an image) instead of failing on it.
-    ``summary`` counts files, documents, links, links without a base, skipped records and
-    failures; a ``Summary(stats=Stats())`` counts the links by kind, base source, problem code
-    and host too (:class:`~baselinks.stats.Stats`).
+    Damage (a truncated archive, a broken MIME part) never stops the rest: every readable document
+    is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``, a path that cannot be
+    read too (``No such file or directory``, ``Is a directory``); without one, the first error is
+    raised after the last link (the others attached as notes). ``strict=False`` skips an input that
+    is no document (an image) instead of failing on it. ``summary`` counts files, documents, links,
+    links without a base, skipped records and failures; a ``Summary(stats=Stats())`` counts the
+    links by kind, base source, problem code and host too (:class:`~baselinks.write.stats.Stats`).
 
-    ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over
-    this many processes (0: one per CPU); the links come in the same order as with 1. A worker
-    that dies (the OOM killer) is an ``InputError`` with no name, its work done again; a
-    document that kills its worker each time is an ``InputError`` naming it.
+    ``workers``: documents (the records of a WARC, the parts of a MIME message) are spread over this
+    many processes (0: one per CPU); the links come in the same order as with 1. A worker that dies
+    (the OOM killer) is an ``InputError`` with no name, its work done again; a document that kills
+    its worker each time is an ``InputError`` naming it.
 
     ``attributes``: more places to find URLs, as ``(tag, attribute)`` pairs (tag ``"*"``: any
-    element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem
-    code ``nonstandard-attribute``.
+    element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem code
+    ``nonstandard-attribute``.
     """
-    _not_markup(source)
-    given = Input(source, name, strict, _mirrored(source, url, root_url, root))
-    scope = _scope(unique)
-    # a count no one reads is not made (a pass over each document's links)
-    count = None if summary is None else _count(summary, scope)
-    options, keep = Options(url, as_pairs(headers), charset), _keep(schemes, same_host, external)
+    refuse_markup(source)
+    given = Input(source, name, strict, mirrored(source, url, root_url, root))
+    scope = unique_scope(unique)
+    count = None if summary is None else counter(summary, scope)  # none made that no one reads
+    keep, options = (
+        keep_only(schemes, same_host, external),
+        Options(url, as_pairs(headers), charset),
+    )
     task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     errors: list[InputError] = []
-    report = errors.append if on_error is None else on_error
-    tally = summary if summary is not None else Summary()
+    report, tally = on_error or errors.append, summary if summary is not None else Summary()
     yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
     raise_first(errors)
 
@@ -305,77 +266,7 @@ def _given_links(
     if not unique_in_run:
         return chain.from_iterable(done.output for done in found)
     seen: set[str] = set()
-    return chain.from_iterable(_new_in_run(done.output, seen, tally) for done in found)
-
-
-def _mirrored(
-    source: Source,
-    url: str | None,
-    root_url: str | None,
-    root: str | os.PathLike[str] | None,
-) -> str | None:
-    """``source``'s URL in a mirrored site at ``root_url`` (mirror.py), or None without one."""
-    if root_url is None:
-        if root is not None:
-            raise ValueError("root= is the directory of root_url=: give both")
-        return None
-    if url is not None:
-        raise ValueError("url= and root_url= exclude each other: url= gives the URL itself")
-    if root is None or not isinstance(source, str | os.PathLike):
-        raise ValueError("root_url= maps a path under a directory: give the path and root=")
-    relative = os.path.relpath(source, root)
-    if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
-        raise ValueError(f"root_url=: {os.fspath(source)!r} is no file under {os.fspath(root)!r}")
-    return mirrored_url(checked_root(root_url), relative)
-
-
-def _count(
-    tally: Summary, scope: Literal["document", "run"] | None
-) -> Callable[[list[Link]], tuple[int, Stats | None]]:
-    """What each document's links are counted for: the no-base count always; with the
-    summary's ``stats``, everything (in the main process with ``unique="run"``, after it)."""
-    return count_all if tally.stats is not None and scope != "run" else count_no_base
-
-
-def _scope(unique: bool | str | None) -> Literal["document", "run"] | None:
-    if unique is True or unique == "document":
-        return "document"
-    if unique == "run":
-        return "run"
-    if unique is False or unique is None:
-        return None
-    raise ValueError(f"unknown unique scope {unique!r}: expected 'document' or 'run'")
-
-
-def _new_in_run(links: list[Link], seen: set[str], tally: Summary) -> list[Link]:
-    """``unique="run"``: the links of one document whose URL no earlier document of the run
-    had (nor an earlier link of its own). Applied in the main process, to the documents in
-    input order, so that any number of workers gives the same links (each document is made
-    unique in its worker first, which changes nothing here and sends less). Memory: the set
-    of the distinct URLs seen."""
-    new = []
-    for link in links:
-        if link.url not in seen:
-            seen.add(link.url)
-            new.append(link)
-    # the summary counts the links given
-    tally.links -= len(links) - len(new)
-    tally.no_base -= without_base(links) - without_base(new)
-    if tally.stats is not None:
-        tally.stats.merge(Stats.of(new))
-    return new
-
-
-def _not_markup(source: Source) -> None:
-    """A ``str`` is a path. Markup passed as one (as lxml and BeautifulSoup take it) would
-    otherwise fail as a file name (``No such file``, ``File name too long``): say what to do."""
-    if not isinstance(source, str):
-        return
-    if (source.lstrip().startswith("<") or "\n" in source) and not os.path.exists(source):
-        raise TypeError(
-            "a str is a path, and this looks like markup: pass the document as bytes "
-            "(markup.encode(), or the bytes as fetched, so that its charset is honoured)"
-        )
+    return chain.from_iterable(new_in_run(done.output, seen, tally) for done in found)
 
 
 def _task(
@@ -425,7 +316,7 @@ def iter_rendered(
     unused: Callable[[Unused], None] | None = None,
 ) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
-    a fourth item is the input's URL in a mirrored site (mirror.py: ``mirrored_url``).
+    a fourth item is the input's URL in a mirrored site (base/mirror.py: ``mirrored_url``).
 
     ``render`` turns a document's links into text (or keeps them, ``list``, for Parquet's
     columns); with workers it runs in them, so the main process only reads inputs and writes
@@ -434,17 +325,17 @@ def iter_rendered(
     ``unused`` is told of an input for which ``url`` is not used (an archive's records carry
     their own).
     """
-    scope = _scope(unique)
-    keep = _keep(schemes, same_host, external)
+    scope = unique_scope(unique)
+    keep = keep_only(schemes, same_host, external)
     options = Options(url, (), charset)
     given = (Input(*one) for one in inputs)
-    count = _count(summary, scope)
+    count = counter(summary, scope)
     jobs = resolve_workers(workers)
     if scope == "run":
         task = _task(mode, select, kinds, True, records, options, attributes, keep, count)
         seen: set[str] = set()
         for found in results(given, task, jobs, summary, on_error, unreadable, unused):
-            new = _new_in_run(found.output, seen, summary)
+            new = new_in_run(found.output, seen, summary)
             if new:
                 yield render(new)
         return

@@ -24,11 +24,11 @@ ENV = "BASELINKS_PURE"
 
 # Each compiled module and what it compiles, in the pipeline's order: the one table of them.
 COMPILED: dict[str, str] = {
-    "baselinks._cload": "load: the search for a </html> end tag (_cload.pyx)",
-    "baselinks._cwalk": "walk.raw_links: the walk over the link-source table (_cwalk.pyx)",
-    "baselinks._csyntax": "css.css_urls and microsyntax.parse_srcset for it (_csyntax.pyx)",
-    "baselinks._cresolve": "diagnose, the RFC 1808 resolver and Linker.link (_cresolve.pyx)",
-    "baselinks._cjsonl": "write's JSON Lines: a batch of links written in one pass (_cjsonl.pyx)",
+    "baselinks.load._cdocument": "load.document: the search for a </html> end tag",
+    "baselinks.find._cwalk": "find.walk.raw_links: the walk over the link-source table",
+    "baselinks.find._csyntax": "find.css.css_urls and find.microsyntax.parse_srcset for it",
+    "baselinks.url._cresolve": "url.diagnose, the RFC 1808 resolver and resolve.link's Linker",
+    "baselinks.write._cjsonl": "write.jsonl: a batch of links written in one pass",
 }
 
 
@@ -65,5 +65,5 @@ def _built(name: str) -> bool:
     # Where the import system would find it: a file of the package's folder with an extension
     # suffix (what importlib.util.find_spec answers, without importing importlib.util: 10 ms,
     # a sixth of what `baselinks --version` may take).
-    stem = os.path.join(os.path.dirname(__file__), name.rpartition(".")[2])
+    stem = os.path.join(os.path.dirname(__file__), *name.split(".")[1:])
     return any(os.path.isfile(stem + suffix) for suffix in EXTENSION_SUFFIXES)

@@ -21,9 +21,9 @@ from collections.abc import Callable, Collection, Iterator
 from typing import Any, BinaryIO
 
 from .api import iter_links
-from .batch import Summary, display_name
 from .errors import InputError, describe, raise_first
-from .link import FIELDS
+from .resolve.link import FIELDS
+from .run.batch import Summary, display_name
 
 __all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "local_path", "open_input"]
 

@@ -95,11 +95,11 @@ def raise_first(errors: list[InputError]) -> None:
 
 
 # The character classes every escaping agrees on, as regex class bodies (one source: the
-# control-character code in diagnose.py, the text and tsv formats in write.py, and printable()
-# below). CONTROLS: the C0 controls, DEL, the C1 controls (U+009B is a one-character CSI to
-# some terminals) and the line and paragraph separators (U+2028, U+2029: str.splitlines()
-# splits there). BIDI: the bidirectional embeddings, overrides and isolates, which reorder what
-# a person reads ("Trojan Source", CVE-2021-42574).
+# control-character code in url/diagnose.py, the text and tsv formats in write/formats.py, and
+# printable() below). CONTROLS: the C0 controls, DEL, the C1 controls (U+009B is a one-character CSI
+# to some terminals) and the line and paragraph separators (U+2028, U+2029: str.splitlines() splits
+# there). BIDI: the bidirectional embeddings, overrides and isolates, which reorder what a person
+# reads ("Trojan Source", CVE-2021-42574).
 CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029"
 BIDI = r"\u202a-\u202e\u2066-\u2069"
 

@@ -43,7 +43,7 @@ except ImportError as exc:  # the bare "No module named 'scrapy'" does not say w
     ) from exc
 
 from baselinks import InputError, iter_links, resolve
-from baselinks.walk import XPath
+from baselinks.find.walk import XPath
 
 __all__ = ["LinkExtractor"]
 

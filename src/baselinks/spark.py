@@ -16,7 +16,7 @@ against the page's ``<base>`` (RFC 1808 §3.1) before the record's URI.
 
 This file is also the driver ``spark-submit`` is handed (see :func:`main`), with cc-pyspark's
 options; so it imports baselinks by absolute name. The schema is the link record's own
-(:mod:`baselinks.schema`, the CLI's Parquet has the same columns), then ``warc``;
+(:mod:`baselinks.write.schema`, the CLI's Parquet has the same columns), then ``warc``;
 :func:`to_pandas` keeps its integer columns integers.
 """
 
@@ -40,14 +40,14 @@ except ImportError as exc:  # an optional dependency: say how to get it
     ) from exc
 
 from baselinks import MODES, InputError, Summary
-from baselinks.batch import counted
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links, local_path
 from baselinks.errors import describe
-from baselinks.schema import Column, columns
+from baselinks.run.batch import counted
+from baselinks.write.schema import Column, columns
 
 __all__ = ["COUNTERS_FILE", "SCHEMA", "Counters", "extract_links", "main", "to_pandas"]
 
-# The column types of baselinks.schema (one table for Parquet and Spark), as Spark's.
+# The column types of baselinks.write.schema (one table for Parquet and Spark), as Spark's.
 _SPARK_TYPES = {
     "string": StringType(),
     "int64": LongType(),

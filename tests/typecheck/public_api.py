@@ -11,7 +11,7 @@ from typing import assert_type
 import baselinks
 from baselinks import Link
 from baselinks.scrapy import LinkExtractor
-from baselinks.stats import Stats
+from baselinks.write.stats import Stats
 
 links = baselinks.extract_links(b"<a href=x>", url="http://e/", kinds={"link"}, workers=2)
 assert_type(links, list[baselinks.Link])

@@ -1,0 +1,248 @@
+"""The command line's grammar: each subcommand, its options, and their types (app.py runs
+them). Imported when a command is parsed, never by ``baselinks --version``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..errors import printable
+
+
+def build_parser(version: str) -> argparse.ArgumentParser:
+    """The parser of every subcommand; ``version`` is what ``--version`` prints."""
+    parser = argparse.ArgumentParser(
+        prog="baselinks",
+        description="Resolve links against their base URL exactly as RFC 1808 defines it.",
+    )
+    parser.add_argument("--version", action="version", version=version)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    _add_extract(commands)
+    _add_url_commands(commands)
+    _add_check(commands)
+    parser.set_defaults(subparsers=commands.choices)
+    return parser
+
+
+def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from ..api import KINDS
+    from ..url.resolve import MODES
+    from ..write.formats import COLUMNAR, FORMATS
+    from . import extractoptions
+
+    ext = commands.add_parser(
+        "extract",
+        help="extract every link from documents and archives, made absolute",
+        description="Extract every link from each document, resolved against its base URL "
+        "(RFC 1808 §3: <base href>; then a MIME part's Content-Location; then the retrieval "
+        "URL: a WARC record's target URI, --url, a 'saved from url' comment, or the file's "
+        "path under --root-url; then none). "
+        "Inputs are recognised by content: HTML, MHTML and MIME messages, WARC and ARC, raw "
+        "HTTP responses, and gzip of any of these.",
+    )
+    ext.add_argument(
+        "paths",
+        metavar="PATH",
+        nargs="*",
+        help="files, directories (recursive), or - for stdin (default)",
+    )
+    extractoptions.add_urls(ext)
+    ext.add_argument(
+        "--format",
+        choices=sorted([*FORMATS, *COLUMNAR]),
+        help="output format (default: jsonl when piped, an aligned table on a terminal; "
+        "parquet to -o FILE or a pipe, with the parquet extra)",
+    )
+    ext.add_argument(
+        "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
+    )
+    ext.add_argument(
+        "--select", metavar="CSS", help="only links inside elements matching this CSS selector"
+    )
+    ext.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        dest="kinds",
+        help="only links of this kind (repeatable)",
+    )
+    _add_filters(ext)
+    ext.add_argument(
+        "--attr",
+        action="append",
+        type=_attr_pair,
+        dest="attributes",
+        metavar="TAG:ATTR",
+        help="also read this attribute of this element as a URL (TAG * for any; repeatable); "
+        "its links have kind other and the problem code nonstandard-attribute",
+    )
+    ext.add_argument(
+        "--charset",
+        type=_charset,
+        help="the transport's charset (as an HTTP Content-Type would give it): an Encoding "
+        "Standard label",
+    )
+    ext.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar, no summary line, no note on --url on stderr (errors only)",
+    )
+    extractoptions.add_stats(ext)
+    ext.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
+    )
+    ext.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="extract documents in N processes (0: one per CPU); output order is unchanged",
+    )
+
+
+def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from ..url.resolve import MODES
+
+    res = commands.add_parser(
+        "resolve",
+        help="resolve references against a base URL",
+        description="Resolve each REF against BASE and print one absolute URL per line.",
+    )
+    res.add_argument("base", metavar="BASE", help="the base URL ('' for none)")
+    res.add_argument("refs", metavar="REF", nargs="+", help="embedded (relative) URLs")
+    res.add_argument(
+        "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
+    )
+    res.add_argument(
+        "--explain", action="store_true", help="print every step and the problems found"
+    )
+    res.add_argument("--json", action="store_true", help="one JSON object per reference")
+
+    par = commands.add_parser(
+        "parse",
+        help="split URLs into their RFC 1808 components",
+        description="Print the six RFC 1808 §2.4 components and the RFC 1738 §3.1 login parts.",
+    )
+    par.add_argument("urls", metavar="URL", nargs="+")
+    par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
+
+
+def _add_filters(ext: argparse.ArgumentParser) -> None:
+    # "--unique=run" is an option string of its own (argparse matches a whole one before it
+    # splits at "="), so that "--unique PATH" still reads PATH as a path.
+    ext.add_argument(
+        "--unique",
+        "--unique=document",
+        action="store_const",
+        const="document",
+        dest="unique",
+        help="only the first link for each URL in each document",
+    )
+    ext.add_argument(
+        "--unique=run",
+        action="store_const",
+        const="run",
+        dest="unique",
+        help="only the first link for each URL in the whole run (in input order, any -j; "
+        "memory: a set of the distinct URLs)",
+    )
+    ext.add_argument(
+        "--fields",
+        type=_fields,
+        metavar="A,B,C",
+        help="only these fields, in this order (jsonl, csv, tsv; tsv by default on a terminal)",
+    )
+    ext.add_argument(
+        "--scheme",
+        type=_schemes,
+        dest="schemes",
+        metavar="S,T",
+        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
+    )
+    hosts = ext.add_mutually_exclusive_group()
+    hosts.add_argument(
+        "--same-host",
+        action="store_true",
+        help="only links to the document's own host (its URL's: --url, the WARC record's)",
+    )
+    hosts.add_argument(
+        "--external",
+        action="store_true",
+        help="only links to another host than the document's own (links without a host: neither)",
+    )
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    from ..write.formats import check_fields
+
+    try:
+        return check_fields(name.strip() for name in value.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _schemes(value: str) -> tuple[str, ...]:
+    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
+    return schemes
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    chk = commands.add_parser(
+        "check",
+        help="check URLs against the RFC 1738 syntax of their scheme",
+        description="Read each URL against the RFC 1738 §5 production of its scheme (httpurl, "
+        "ftpurl, ...; genericurl for the others) and print the production, each component, "
+        "and every rule it breaks with the RFC's words.",
+    )
+    chk.add_argument("urls", metavar="URL", nargs="+")
+    chk.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = -1
+    if jobs < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0: all CPUs): {value!r}")
+    return jobs
+
+
+def _charset(value: str) -> str:
+    from ..load.encoding import lookup  # webencodings: the Encoding Standard's labels
+
+    if lookup(value) is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown charset {printable(value)!r}: not an Encoding Standard label "
+            "(utf-8, windows-1252, shift_jis, ...)"
+        )
+    return value
+
+
+def _attr_pair(value: str) -> tuple[str, str]:
+    tag, colon, attr = value.partition(":")
+    if not colon or not tag.strip() or not attr.strip():
+        raise argparse.ArgumentTypeError(f"expected TAG:ATTR (e.g. div:data-url): {value!r}")
+    return tag.strip(), attr.strip()
+
+
+def unrecognized(command: argparse.ArgumentParser, unknown: Sequence[str]) -> None:
+    """A usage error in the subcommand's own words: its usage line, what it did not know, and
+    the nearest option it has for each (``--fromat``: did you mean ``--format``?). argparse
+    on Python 3.11 prints the top-level usage and suggests nothing (3.14 has suggest_on_error)."""
+    import difflib
+
+    known = [opt for action in command._actions for opt in action.option_strings]
+    guesses = []
+    for given in unknown:
+        if given.startswith("-"):
+            guesses += difflib.get_close_matches(given.partition("=")[0], known, n=1)
+    message = f"unrecognized arguments: {' '.join(unknown)}"
+    if guesses:
+        message += f" (did you mean {' or '.join(dict.fromkeys(guesses))}?)"
+    command.error(message)  # exits 2

@@ -1,0 +1,148 @@
+"""``baselinks resolve``, ``parse`` and ``check``: the URL engine at the command line.
+
+Each takes the parsed arguments and the output stream and returns the exit status; app.py does
+the wiring. They import what they use when they run (the URL engine only: no HTML parser).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from ..errors import URLError
+from ..errors import say as _error
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from ..url.parts import URLParts
+    from ..url.resolve import Explanation
+
+__all__ = ["check_command", "parse_command", "resolve_command"]
+
+
+def _components(parts: URLParts) -> str:
+    return " ".join(f"{name}={value!r}" for name, value in parts._asdict().items())
+
+
+def _print_explanation(exp: Explanation, problems: Sequence[str], out: TextIO) -> None:
+    width = max([len("embedded")] + [len(step.rule) for step in exp.steps])
+    rows: list[tuple[str, str]] = [
+        ("base", exp.base),
+        ("embedded", exp.embedded),
+        ("mode", exp.mode),
+    ]
+    for step in exp.steps:
+        rows.append((step.rule, step.action))
+        rows.append(("", "  " + _components(step.parts)))
+    rows.append(("result", exp.result))
+    rows.append(("problems", ", ".join(problems) or "-"))
+    for label, text in rows:
+        print(f"{label:<{width}}  {text}", file=out)
+
+
+def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from ..url.diagnose import diagnose
+    from ..url.resolve import Explanation, Resolver, Step, check_mode
+
+    resolver = Resolver(args.base, check_mode(args.mode))
+    status = 0
+    for ref in args.refs:
+        trace: list[Step] = []
+        try:
+            result: str | None = resolver.resolve(ref, trace if args.explain else None)
+        except URLError as exc:
+            _error(str(exc))
+            result, status = None, 1
+        problems = diagnose(args.base, ref, result)
+        if args.json:
+            record = {
+                "base": args.base,
+                "ref": ref,
+                "url": result,
+                "mode": args.mode,
+                "problems": list(problems),
+            }
+            if args.explain:
+                record["steps"] = [
+                    {"rule": s.rule, "action": s.action, "parts": s.parts._asdict()} for s in trace
+                ]
+            print(json.dumps(record, ensure_ascii=False), file=out)
+        elif args.explain:
+            exp = Explanation(
+                args.base,
+                ref,
+                args.mode,
+                result if result is not None else "(failed)",
+                tuple(trace),
+            )
+            _print_explanation(exp, problems, out)
+            print(file=out)
+        elif result is not None:
+            print(result, file=out)
+    return status
+
+
+def parse_command(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from ..url.parts import parse
+
+    as_json = args.json or not out.isatty()
+    for url in args.urls:
+        parts = parse(url)
+        # the login's parts as written (strings), then what urllib's SplitResult calls hostname
+        # and port: the host in lower case, and the port as an int (the scheme's RFC 1738
+        # default when none is written); "port_number" because "port" is the written string
+        fields = {
+            **parts._asdict(),
+            "has_netloc": parts.has_netloc,
+            **parts.login()._asdict(),
+            "hostname": parts.hostname,
+            "port_number": parts.port,
+        }
+        if as_json:
+            print(json.dumps({"url": url, **fields}, ensure_ascii=False), file=out)
+            continue
+        print(url, file=out)
+        for name, value in fields.items():
+            print(f"  {name:<11} {value!r}", file=out)
+    return 0
+
+
+def check_command(args: argparse.Namespace, out: TextIO) -> int:
+    """1 when some URL breaks a rule (as a linter exits), so that a script can test it."""
+    import json
+
+    from ..url.rfc1738 import analyse
+
+    as_json = args.json or not out.isatty()
+    broken = False
+    for url in args.urls:
+        found = analyse(url)
+        broken = broken or bool(found.problems)
+        if as_json:
+            record = {
+                "url": url,
+                "production": found.production,
+                "components": [
+                    {"name": c.name, "text": url[c.start : c.end], "start": c.start, "end": c.end}
+                    for c in found.components
+                ],
+                "problems": [p._asdict() for p in found.problems],
+            }
+            print(json.dumps(record, ensure_ascii=False), file=out)
+            continue
+        print(url if url.isprintable() else repr(url), file=out)
+        production = found.production or "- (a relative reference: not an RFC 1738 URL)"
+        print(f"  {'production':<14} {production}", file=out)
+        for c in found.components:
+            print(f"  {c.name:<14} {url[c.start : c.end]!r}", file=out)
+        for p in found.problems:
+            print(f"  ! {p.code} in {p.component} [{p.span[0]}:{p.span[1]}]: {p.rule}", file=out)
+        if found.production and not found.problems:
+            print("  ok: no rule broken", file=out)
+    return 1 if broken else 0

@@ -1,0 +1,164 @@
+"""One WARC or ARC record, as warcio reads it → its entries (warc.py reads the records).
+
+    response record   its HTTP response: a Part (response_part), or Skipped by its media type
+    resource record   its block: a Part by its Content-Type (doctypes.py), or Skipped
+    any other type    Skipped (``request record``, ``revisit record``, ``warcinfo record``...)
+
+What a record lacks is said by name and offset: a block shorter than its ``Content-Length``
+(cut short), a ``Content-Length`` that is no number, a block over :data:`MAX_RECORD_BYTES`.
+A record that holds no page is drained in bounded memory, never held. Each document's
+:class:`~.entries.Origin` comes from the record's headers (:func:`origin`).
+
+warcio is not imported here: a record is what its iterator yields, read by attribute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...errors import InputError
+from .doctypes import document_type, may_be_document
+from .entries import Entry, Origin, Part, Skipped
+from .httpmsg import MAX_DECODED_BYTES, media_type, parse_response, response_part
+
+__all__ = ["MAX_RECORD_BYTES", "is_cut", "origin", "record_entries", "record_name", "target_uri"]
+
+# A record block larger than this is not read into memory; the record is reported and skipped.
+MAX_RECORD_BYTES = MAX_DECODED_BYTES
+
+
+def target_uri(record: Any) -> str:
+    """The record's ``WARC-Target-URI`` (RFC 1808 §3.3: its retrieval URL), or ``""``."""
+    target = record.rec_headers.get_header("WARC-Target-URI") or ""
+    return str(target).strip().strip("<>")  # WARC 1.0's grammar had angle brackets
+
+
+def _drain(stream: Any) -> int:
+    """Read a block that is not kept (a request, a revisit): its size, in bounded memory."""
+    size = 0
+    while chunk := stream.read(65536):
+        size += len(chunk)
+    return size
+
+
+def record_name(record: Any, file: str, offset: int) -> str:
+    """What the `document` field and errors call a record: its target URI, else its offset."""
+    target = target_uri(record)
+    return f"{file}#{target}" if target else f"{file}@{offset}"
+
+
+def _header(record: Any, name: str) -> str | None:
+    """A WARC header's value, stripped; None when it is absent or empty."""
+    value = record.rec_headers.get_header(name)
+    return None if value is None else (str(value).strip() or None)
+
+
+def origin(record: Any, file: str, offset: int | None, length: int | None) -> Origin:
+    """Where the record is stored. An ARC record has no ID (warc.py's ``_ArcHeaders``), and its
+    archive-date is the WARC-Date warcio wrote from it (``20080430204825`` as
+    ``2008-04-30T20:48:25Z``)."""
+    record_id = _header(record, "WARC-Record-ID")
+    return Origin(file, offset, length, record_id, _header(record, "WARC-Date"))
+
+
+def record_entries(record: Any, name: str, offset: int) -> Iterator[Entry]:
+    """What the record ``name`` (:func:`record_name`) at ``offset`` holds: its page, or why it
+    holds none; then what it lacks (cut short, no valid length), by name and offset."""
+    target = target_uri(record)
+    rec_type = record.rec_type or "untyped"
+    # None when the header ends before its Content-Length (or in the middle of its value)
+    length_field = str(record.rec_headers.get_header("Content-Length") or "").strip()
+    declared = record.length if length_field.isdigit() else None
+    if rec_type not in ("response", "resource"):
+        size = _drain(record.raw_stream)
+        if declared is not None and size >= declared:
+            yield Skipped(name, f"{rec_type} record")
+    else:
+        head = record.raw_stream.read(_HEAD_BYTES)
+        skipped = _not_html(record, rec_type, head, name, target)
+        if skipped is not None:
+            # Only the head was needed: the body is drained, never held (a 200 MB video
+            # record costs 64 KiB of memory, not 200 MB).
+            size = len(head) + _drain(record.raw_stream)
+            if declared is not None and size >= declared:
+                yield skipped
+        else:
+            block = head + record.raw_stream.read(MAX_RECORD_BYTES + 1 - len(head))
+            size = len(block)
+            if size > MAX_RECORD_BYTES:
+                yield InputError(
+                    f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset
+                )
+                return
+            try:
+                for entry in _page(record, rec_type, block, name, target):
+                    if isinstance(entry, InputError) and entry.offset is None:
+                        entry = InputError(entry.message, name, offset)  # a body's damage
+                    yield entry
+            except InputError as exc:
+                if declared is not None and size >= declared:
+                    # what is left of a cut record need not parse: then the cut is the error
+                    yield InputError(exc.message, name, offset)
+    if declared is None:
+        yield InputError(
+            f"record with an invalid length {length_field!r}"
+            if length_field
+            else "record cut short inside its header, before Content-Length (file truncated?)",
+            name,
+            offset,
+        )
+    elif size < declared:
+        yield InputError(
+            f"record cut short: {size} of its {declared} bytes (file truncated?)", name, offset
+        )
+
+
+# What is read of a response or resource record before deciding whether to keep its body: the
+# HTTP head (status line and headers) of nearly every response fits.
+_HEAD_BYTES = 64 << 10
+
+
+def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -> Entry | None:
+    """The entry for a record that holds no HTML, decided from its first bytes; else None.
+
+    The same decisions as :func:`_page` (and ``response_part``) where they need no body: a
+    media type that is neither HTML nor unknown (unknown types are sniffed, from the body).
+    """
+    if rec_type == "response":
+        if head.lstrip()[:5] != b"HTTP/" or (b"\r\n\r\n" not in head and b"\n\n" not in head):
+            return None  # no status line, or a head longer than the peek: read it all
+        try:
+            response = parse_response(head, with_body=False)
+        except InputError:
+            return None
+        essence, _ = media_type(response.headers)
+        if may_be_document(essence):
+            return None
+        # a bodiless Part when the headers carry links, else Skipped
+        return response_part(response, name, target or None)[0]
+    kind, _ = media_type([("Content-Type", record.content_type or "")])
+    if may_be_document(kind):
+        return None
+    return Skipped(name, f"not HTML ({kind})")
+
+
+def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> list[Entry]:
+    """The document a response or resource record holds, or why it holds none; and the
+    error when its body did not decode whole."""
+    if rec_type == "response":
+        if block.lstrip()[:5] == b"HTTP/":
+            part, damage = response_part(parse_response(block), name, target or None)
+            return [part] if damage is None else [part, damage]
+        if not target.lower().startswith(("http:", "https:")):
+            return [Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")]
+        raise InputError("response record without an HTTP status line")
+    kind, charset = media_type([("Content-Type", record.content_type or "")])
+    doctype = document_type(kind, block)
+    if doctype is not None:
+        return [Part(name, block, charset, target or None, doctype=doctype)]
+    return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
+
+
+def is_cut(entry: Entry) -> bool:
+    return isinstance(entry, InputError) and entry.message.startswith("record cut short")

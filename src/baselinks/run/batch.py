@@ -1,0 +1,485 @@
+"""batch: inputs → units of work → each document's links, in input order, counted.
+
+    inputs ──read──► entries (Part, Skipped, InputError)     load/containers/, here or in a worker
+           ──unit──► a list of entries, or a whole small file for a worker to read
+           ──Task──► Done per document (links, or their rendered text), the rest passed on
+           ──results► in order; files, documents, links, skips and failures counted
+
+With one worker everything runs here, one entry at a time (output streams). With more, units
+go to processes (:mod:`baselinks.run.workers`) and come back in order; a worker that dies costs
+at most the one input or document that kills it, named (``_RECOVERY``). The per-document pipeline
+(load → base → walk → resolve) is handed in as ``Task.extract``; nothing here knows HTML.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
+
+from ..errors import InputError, SelectError, internal
+from ..load.containers import Part, Skipped, iter_entries
+from .workers import Recovery, ordered_map
+
+if TYPE_CHECKING:
+    from ..resolve.link import Link
+    from ..write.stats import Stats
+
+__all__ = [
+    "Done",
+    "Input",
+    "Options",
+    "Source",
+    "Summary",
+    "Task",
+    "Unused",
+    "records",
+    "results",
+]
+
+# A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
+Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
+
+
+def counted(n: int, what: str) -> str:
+    """``1 file``, ``2 files``, ``1,000 links``: how every count is written."""
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
+@dataclass
+class Summary:
+    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into.
+
+    ``no_base``: the links left relative for want of a base (problem ``no-base``). ``stats``:
+    given a :class:`~baselinks.write.stats.Stats`, the links are counted into it too (by kind, base
+    source, problem code and host), in the worker that extracts them with ``workers``.
+    """
+
+    files: int = 0
+    documents: int = 0
+    links: int = 0
+    failed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
+    no_base: int = 0
+    stats: Stats | None = None
+
+    def __str__(self) -> str:
+        return self.line()
+
+    def line(self, no_base_hint: str = "") -> str:
+        """The summary as one line; ``no_base_hint`` follows the count of links without a
+        base, when there are any (the CLI's ``: give --url or --root-url``)."""
+        text = ", ".join(
+            (
+                counted(self.files, "file"),
+                counted(self.documents, "document"),
+                counted(self.links, "link"),
+            )
+        )
+        if self.no_base:
+            text += f"; {counted(self.no_base, 'link')} without a base (relative, as written)"
+            text += no_base_hint
+        if self.skipped:
+            # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
+            grouped: Counter[str] = Counter()
+            for reason, n in self.skipped.items():
+                grouped[reason.split(" (")[0]] += n
+            reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
+            text += f"; skipped {sum(grouped.values()):,} ({reasons})"
+        return text + f"; {self.failed:,} failed"
+
+
+def display_name(name: str) -> str:
+    """A file name as text that can always be written: the bytes of a name that is not UTF-8
+    (which Python holds as lone surrogates, ``caf\\udce9``) are shown as ``caf\\xe9``."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return os.fsencode(name).decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:  # a surrogate that no file name's byte gives
+            return name.encode("utf-8", "backslashreplace").decode("utf-8")
+    return name
+
+
+# What a directory walk (the command line's) meets in place of a symbolic link to a directory,
+# which it does not follow: skipped and counted by this reason.
+_LINKED_DIRECTORY = "symbolic link to a directory"
+
+
+def _special(path: str | os.PathLike[str]) -> str | None:
+    """What a path found in a directory walk is when it is no regular file (never opened: a
+    FIFO would wait for a writer forever, a device may do anything when opened), else None."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode) and os.path.islink(path):
+        return _LINKED_DIRECTORY
+    for test, kind in _SPECIAL:
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+_SPECIAL: tuple[tuple[Callable[[int], bool], str], ...] = (
+    (stat.S_ISFIFO, "FIFO"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISDIR, "directory"),
+)
+
+
+def _label(source: Source, name: str | None) -> str:
+    """What the ``document`` field and the error lines call an input."""
+    if name:
+        return name
+    if isinstance(source, bytes | bytearray | memoryview):
+        return "-"
+    if isinstance(source, str | os.PathLike):
+        return display_name(os.fspath(source))
+    return display_name(str(getattr(source, "name", "-")))
+
+
+def _open(source: Source, label: str, named: bool) -> tuple[BinaryIO, str] | Skipped:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return io.BytesIO(bytes(source)), label
+    if isinstance(source, str | os.PathLike):
+        # Named, any file is read as a stream: a FIFO, `<(zcat x.warc.gz)`, /dev/stdin.
+        kind = None if named else _special(source)
+        if kind == _LINKED_DIRECTORY:
+            return Skipped(label, f"{kind} (not followed)")
+        if kind is not None:
+            return Skipped(label, f"not a regular file ({kind})")
+        return open(source, "rb"), label
+    return source, label
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input of a batch, and how to read it."""
+
+    source: Source
+    name: str | None = None
+    strict: bool = True  # False: an input that is no document is skipped, not an error
+    # its URL in a mirrored site (base/mirror.py): the retrieval URL of its documents that have none
+    # of their own (a WARC record's target, an MHTML snapshot's location), instead of Options.url
+    mirrored: str | None = None
+
+
+@dataclass(frozen=True)
+class Options:
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    charset: str | None = None
+
+
+class Unreadable(NamedTuple):
+    """An input that could not be opened or read at all."""
+
+    name: str
+    error: Exception
+
+
+# What a Task makes of a document's links: the list itself (:func:`records`), or their text in
+# an output format (write.FORMATS), made where the document was extracted.
+T = TypeVar("T")
+
+
+class Done(NamedTuple, Generic[T]):
+    """One document done: its name, its links as the Task renders them, how many links, and
+    what of it could not be read (None when all of it was); how many links have no base, and
+    the links counted (when the Task counts them: ``--stats``)."""
+
+    name: str
+    output: T
+    found: int  # how many links
+    error: str | None
+    no_base: int = 0
+    stats: Stats | None = None
+
+
+class Failed(NamedTuple):
+    """A document of which nothing could be read, and why."""
+
+    name: str
+    error: str
+
+
+class Opened(NamedTuple):
+    """An input was opened: one more file."""
+
+    name: str
+
+
+class Unused(NamedTuple):
+    """The run's retrieval URL (``url=``) is not used for this input's documents: they carry
+    their own (a WARC record's ``WARC-Target-URI``). Said once per input, never an error."""
+
+    name: str
+    retrieval: str  # the URL the first such document carries
+
+    def message(self, option: str) -> str:
+        """What to tell: ``option`` is how the caller gave the URL (``--url``, ``url=``)."""
+        return (
+            f"{self.name}: {option} not used: the records of an archive carry the URL each was "
+            "retrieved from (WARC-Target-URI, RFC 1808 §3.3), which no option overrides"
+        )
+
+
+Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Done[Any]
+
+
+def records(links: list[Link]) -> list[Link]:
+    """A Task's output when the caller wants the records themselves (``iter_links``)."""
+    return links
+
+
+def entries(given: Input, options: Options) -> Iterator[Event]:
+    """What one input holds, in order: the opened mark, then its documents, skips and damage."""
+    opened = _open(given.source, _label(given.source, given.name), given.strict)
+    if isinstance(opened, Skipped):
+        yield opened
+        return
+    stream, label = opened
+    url = options.url if given.mirrored is None else None
+    try:
+        yield Opened(label)
+        found: Iterator[Event] = iter_entries(
+            stream,
+            label,
+            url=url,
+            headers=options.headers,
+            charset=options.charset,
+            named=given.strict,
+        )
+        if given.mirrored is not None:
+            found = _mirrored(found, given.mirrored)
+        elif url:
+            found = _said_unused(found, label, url)
+        yield from found
+    finally:
+        if stream is not given.source:
+            stream.close()
+
+
+def _mirrored(found: Iterator[Event], url: str) -> Iterator[Event]:
+    """An input's documents, those without a retrieval URL of their own given ``url``, the
+    input's in a mirrored site (a :class:`~baselinks.base.mirror.MirroredURL`)."""
+    for entry in found:
+        if isinstance(entry, Part) and entry.retrieval is None:
+            entry = replace(entry, retrieval=url)
+        yield entry
+
+
+def _said_unused(found: Iterator[Event], label: str, url: str) -> Iterator[Event]:
+    """An input's documents, with :class:`Unused` before the first whose retrieval URL is not
+    the ``url`` given: only an archive's records have their own, which no option overrides
+    (every other container hands ``url`` on to its documents)."""
+    for entry in found:
+        if isinstance(entry, Part) and entry.retrieval != url:
+            yield Unused(label, entry.retrieval or "")
+            yield entry
+            yield from found
+            return
+        yield entry
+
+
+def guarded(given: Input, options: Options) -> Iterator[Event]:
+    """:func:`entries`, with an input that cannot be read ending as one event."""
+    try:
+        yield from entries(given, options)
+    except SelectError:
+        raise
+    except Exception as exc:
+        yield Unreadable(_label(given.source, given.name), exc)
+
+
+@dataclass(frozen=True)
+class Task(Generic[T]):
+    """load → base → walk → resolve over a unit of work; picklable, for workers.
+
+    A unit is a list of entries read by the main process (documents among them are
+    extracted, the rest passed on), or a whole small input for the worker to read itself.
+    """
+
+    # one document: (part, mode, select) -> (links, what could not be read or "")
+    extract: Callable[[Part, str, str | None], tuple[list[Link], str]]
+    mode: str
+    select: str | None
+    kinds: frozenset[str] | None
+    unique: bool
+    render: Callable[[list[Link]], T]  # records, or text back instead of records
+    options: Options = Options()
+    # what else is counted of a document's links, where they are extracted: how many have no
+    # base, and their Stats or None (api hands in write/stats.py's, as it hands in extract)
+    count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None
+
+    def __call__(self, unit: list[Event | Input]) -> list[Event]:
+        events: list[Event] = []
+        for item in unit:
+            for entry in guarded(item, self.options) if isinstance(item, Input) else (item,):
+                events.append(self._done(entry) if isinstance(entry, Part) else entry)
+        return events
+
+    def _done(self, part: Part) -> Done[T] | Failed:
+        try:
+            links, unread = self.extract(part, self.mode, self.select)
+        except SelectError:
+            raise  # the caller's mistake, the same for every document
+        except Exception as exc:
+            # One document that cannot be read never stops the others in its file.
+            return Failed(part.name, internal(exc))
+        if self.kinds is not None:
+            links = [link for link in links if link.kind in self.kinds]
+        if self.unique:
+            by_url: dict[str, Link] = {}
+            for link in links:
+                by_url.setdefault(link.url, link)
+            links = list(by_url.values())
+        no_base, stats = (0, None) if self.count is None else self.count(links)
+        return Done(part.name, self.render(links), len(links), unread or None, no_base, stats)
+
+
+# With workers, a unit of work holds documents up to this many bytes (or this many entries):
+# big enough that sending it costs little next to extracting it, small enough to keep memory
+# flat and the workers evenly fed. A file up to _WORKER_READS bytes is read by the worker
+# itself (the main process then only writes); a larger one, or a stream, is read by the main
+# process and its documents sent.
+_UNIT_BYTES = 512 << 10
+_UNIT_ENTRIES = 32
+_WORKER_READS = 4 << 20
+
+
+def _worker_reads(given: Input) -> int | None:
+    """The size of a file small enough for a worker to read itself, else None."""
+    if not isinstance(given.source, str | os.PathLike):
+        return None
+    try:
+        status = os.stat(given.source)
+    except OSError:
+        return 0  # the worker meets the error and reports it in its place
+    if not stat.S_ISREG(status.st_mode):
+        return None  # a stream (a FIFO, `<(zcat ...)`) is read here; one in a walk skipped here
+    return status.st_size if status.st_size <= _WORKER_READS else None
+
+
+def units(
+    inputs: Iterable[Input], options: Options, workers: int, guard: bool
+) -> Iterator[list[Event | Input]]:
+    """The work in order, cut into units: entries read here, or small files to read there."""
+    read = guarded if guard else entries
+    if workers <= 1:
+        for given in inputs:
+            for entry in read(given, options):
+                yield [entry]  # one at a time: each document's links leave as soon as they exist
+        return
+    unit: list[Event | Input] = []
+    size = 0
+    for given in inputs:
+        small = _worker_reads(given) if guard else None
+        if small is not None:
+            unit.append(given)
+            size += small
+        else:
+            for entry in read(given, options):
+                unit.append(entry)
+                if isinstance(entry, Part):
+                    size += len(entry.body or b"")
+                if size >= _UNIT_BYTES or len(unit) >= _UNIT_ENTRIES:
+                    yield unit
+                    unit, size = [], 0
+        if size >= _UNIT_BYTES or len(unit) >= _UNIT_ENTRIES:
+            yield unit
+            unit, size = [], 0
+    if unit:
+        yield unit
+
+
+def _died(how: str) -> list[Event]:
+    # No input to name: the fault is the run's; the work is not lost.
+    return [InputError(f"a worker process {how}; the work it held was run again in a new one")]
+
+
+def _lost(unit: list[Event | Input], how: str) -> list[Event]:
+    """In place of a unit of work that kills its worker process each time: each input and
+    document it held, failed; what the main process had read, passed on."""
+    hint = " (out of memory?)" if "SIGKILL" in how else ""
+    message = f"not read: the worker process reading it {how}, twice{hint}"
+    events: list[Event] = []
+    for item in unit:
+        if isinstance(item, Input):
+            events.append(InputError(message, _label(item.source, item.name)))
+        elif isinstance(item, Part):
+            events.append(Failed(item.name, message))
+        else:
+            events.append(item)
+    return events
+
+
+def _pieces(unit: list[Event | Input]) -> list[list[Event | Input]]:
+    return [[item] for item in unit]
+
+
+def _joined(results: list[list[Event]]) -> list[Event]:
+    return [event for events in results for event in events]
+
+
+# A worker that dies takes one input or document with it, at most: the one that killed it.
+_RECOVERY = Recovery(_died, _lost, _pieces, _joined)
+
+
+def results(
+    inputs: Iterable[Input],
+    task: Task[T],
+    workers: int,
+    tally: Summary,
+    report: Callable[[InputError], None],
+    unreadable: Callable[[str, Exception], None] | None = None,
+    unused: Callable[[Unused], None] | None = None,
+) -> Iterator[Done[T]]:
+    """Each document's result, in input order; everything else counted into ``tally``.
+
+    ``unreadable``: called when an input cannot be opened or read at all, and the batch goes
+    on; without it, that error is raised. ``unused``: told when the retrieval URL given is
+    not used for an input (:class:`Unused`).
+    """
+    work = units(inputs, task.options, workers, guard=unreadable is not None)
+    for events in ordered_map(task, work, workers, recovery=_RECOVERY):
+        for event in events:
+            if isinstance(event, Done):
+                # A document read in part gives its links and its error; one that could not
+                # be read at all, its error alone.
+                tally.documents += 1
+                tally.links += event.found
+                tally.no_base += event.no_base
+                if event.stats is not None and tally.stats is not None:
+                    tally.stats.merge(event.stats)
+                if event.found:
+                    yield event
+                if event.error is not None:
+                    tally.failed += 1
+                    report(InputError(event.error, event.name))
+            elif isinstance(event, Failed):
+                tally.documents += 1
+                tally.failed += 1
+                report(InputError(event.error, event.name))
+            elif isinstance(event, Opened):
+                tally.files += 1
+            elif isinstance(event, InputError):
+                tally.failed += 1
+                report(event)
+            elif isinstance(event, Skipped):
+                tally.skipped[event.reason] += 1
+            elif isinstance(event, Unused):
+                if unused is not None:
+                    unused(event)
+            elif isinstance(event, Unreadable):
+                tally.failed += 1
+                if unreadable is None:
+                    raise event.error
+                unreadable(event.name, event.error)

@@ -1,0 +1,147 @@
+"""run, its options: what the library's and the command line's options become before any input
+is read, each checked once (a wrong value fails before the first document, by name).
+
+    kinds, schemes,   Keep        which links of a document are kept (a worker applies it)
+    same_host, external
+    unique            unique_scope, new_in_run    the first link per URL, in a document or a run
+    summary (stats)   counter     what each document's links are counted for
+    root_url, root    mirrored    a file's URL in a mirrored site (base/mirror.py's conventions)
+    source            refuse_markup   a str is a path; markup passed as one is refused
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from ..base.mirror import mirrored_url
+from ..base.mirror import root_url as checked_root
+from ..resolve.link import Link
+from ..url.parts import parse
+from ..write.stats import Stats, count_all, count_no_base, without_base
+from .batch import Source, Summary
+
+__all__ = [
+    "Keep",
+    "counter",
+    "keep_only",
+    "mirrored",
+    "new_in_run",
+    "refuse_markup",
+    "unique_scope",
+]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Which links of a document are kept: ``schemes`` of the resolved URL (lower case; None:
+    all), and ``hosts``: ``"same"`` the links whose host is the document's own, ``"external"``
+    those whose host is another (None: all). The document's own URL is its base without
+    ``<base>``: the retrieval URL (``url=``, a WARC record's target, a saved page's comment)
+    under its MIME entities' bases (RFC 1808 §3.3, §3.2). Hosts are compared in lower case,
+    ports and schemes aside; a link without a host (``mailto:``, ``data:``, one left relative)
+    is neither same-host nor external, and neither is any link of a document without a host.
+    Picklable: it runs where the document is extracted (a worker, with ``workers``)."""
+
+    schemes: frozenset[str] | None = None
+    hosts: Literal["same", "external"] | None = None
+
+    def __call__(self, links: list[Link], own_url: str) -> list[Link]:
+        if self.schemes is not None:
+            schemes = self.schemes
+            links = [link for link in links if parse(link.url).scheme.lower() in schemes]
+        if self.hosts is not None:
+            own = parse(own_url).hostname
+            if own is None:
+                return []
+            same = self.hosts == "same"
+            links = [
+                link
+                for link in links
+                if (host := parse(link.url).hostname) is not None and (host == own) == same
+            ]
+        return links
+
+
+def keep_only(schemes: Iterable[str] | None, same_host: bool, external: bool) -> Keep | None:
+    if same_host and external:
+        raise ValueError("same_host and external exclude each other: a link is one or the other")
+    if isinstance(schemes, str):
+        schemes = schemes.split(",")
+    chosen = None if schemes is None else frozenset(s.strip().lower() for s in schemes)
+    hosts: Literal["same", "external"] | None = (
+        "same" if same_host else "external" if external else None
+    )
+    return None if chosen is None and hosts is None else Keep(chosen, hosts)
+
+
+def mirrored(
+    source: Source,
+    url: str | None,
+    root_url: str | None,
+    root: str | os.PathLike[str] | None,
+) -> str | None:
+    """``source``'s URL in a mirrored site at ``root_url`` (mirror.py), or None without one."""
+    if root_url is None:
+        if root is not None:
+            raise ValueError("root= is the directory of root_url=: give both")
+        return None
+    if url is not None:
+        raise ValueError("url= and root_url= exclude each other: url= gives the URL itself")
+    if root is None or not isinstance(source, str | os.PathLike):
+        raise ValueError("root_url= maps a path under a directory: give the path and root=")
+    relative = os.path.relpath(source, root)
+    if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
+        raise ValueError(f"root_url=: {os.fspath(source)!r} is no file under {os.fspath(root)!r}")
+    return mirrored_url(checked_root(root_url), relative)
+
+
+def counter(
+    tally: Summary, scope: Literal["document", "run"] | None
+) -> Callable[[list[Link]], tuple[int, Stats | None]]:
+    """What each document's links are counted for: the no-base count always; with the
+    summary's ``stats``, everything (in the main process with ``unique="run"``, after it)."""
+    return count_all if tally.stats is not None and scope != "run" else count_no_base
+
+
+def unique_scope(unique: bool | str | None) -> Literal["document", "run"] | None:
+    if unique is True or unique == "document":
+        return "document"
+    if unique == "run":
+        return "run"
+    if unique is False or unique is None:
+        return None
+    raise ValueError(f"unknown unique scope {unique!r}: expected 'document' or 'run'")
+
+
+def new_in_run(links: list[Link], seen: set[str], tally: Summary) -> list[Link]:
+    """``unique="run"``: the links of one document whose URL no earlier document of the run
+    had (nor an earlier link of its own). Applied in the main process, to the documents in
+    input order, so that any number of workers gives the same links (each document is made
+    unique in its worker first, which changes nothing here and sends less). Memory: the set
+    of the distinct URLs seen."""
+    new = []
+    for link in links:
+        if link.url not in seen:
+            seen.add(link.url)
+            new.append(link)
+    # the summary counts the links given
+    tally.links -= len(links) - len(new)
+    tally.no_base -= without_base(links) - without_base(new)
+    if tally.stats is not None:
+        tally.stats.merge(Stats.of(new))
+    return new
+
+
+def refuse_markup(source: Source) -> None:
+    """A ``str`` is a path. Markup passed as one (as lxml and BeautifulSoup take it) would
+    otherwise fail as a file name (``No such file``, ``File name too long``): say what to do."""
+    if not isinstance(source, str):
+        return
+    if (source.lstrip().startswith("<") or "\n" in source) and not os.path.exists(source):
+        raise TypeError(
+            "a str is a path, and this looks like markup: pass the document as bytes "
+            "(markup.encode(), or the bytes as fetched, so that its charset is honoured)"
+        )
