@@ -39,7 +39,7 @@ import baselinks
 from conftest import FIXTURES, extra
 
 ROOT = FIXTURES.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 class Block(NamedTuple):
