@@ -176,7 +176,7 @@ def test_version_says_which_path() -> None:
             [sys.executable, "-m", "baselinks", "--version"],
             capture_output=True,
             text=True,
-            env={**os.environ, **env},
+            env={**os.environ, "BASELINKS_PARSER": "", **env},
             check=True,
         )
         return ran.stdout.strip()

@@ -20,6 +20,7 @@ from baselinks import extract_links
 from baselinks.find import anchor as anchor_module
 from baselinks.find.anchor import TEXT_CAP
 from baselinks.find.walk import raw_links, select_roots
+from baselinks.load import html5
 from baselinks.load import tokens as tokens_module
 from baselinks.load.document import parse_utf8
 from baselinks.load.html5 import PARSERS
@@ -282,3 +283,50 @@ def test_an_over_deep_document_keeps_the_links_after_a_cut_in_a_long_line() -> N
     document = "é".encode() * 100 + _DEEP + b'<a href="after">x</a>'
     assert [link.raw for link in extract_links(document, url=URL)] == ["after"]
     assert re.search(rb"</div>", tokens_module.flatten(document)) is not None
+
+
+# The HTML5 parser's limits (load/html5.py): lexbor's work grows with the square of the depth
+# and of the names a page makes up. Past MAX_DEPTH a page is parsed again flattened, past
+# MAX_NAMES libxml2 parses it: at n and 4n the same bounded number of parses, every link kept
+# (the times: benchmarks/bench_hostile.py's "nested elements" and "distinct ... names").
+
+
+@pytest.mark.skipif(bool(html5.unavailable()), reason=f"no HTML5 parser: {html5.unavailable()}")
+@pytest.mark.parametrize("n", [2_000, 8_000])
+def test_a_deep_page_is_flattened_once_past_the_html5_limit(
+    n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flattened: list[int] = []
+    flatten = html5.flatten
+
+    def counting(data: bytes, limit: int) -> bytes:
+        flattened.append(limit)
+        return flatten(data, limit)
+
+    monkeypatch.setattr(html5, "flatten", counting)
+    page = b'<a href="before">b</a>' + b"<div>" * n + b'<a href="deep">d</a>' + b"</div>" * n
+    links = extract_links(page + b'<a href="after">a</a>', url=URL, parser="html5")
+    assert [link.raw for link in links] == ["before", "deep", "after"]
+    assert flattened == [html5.MAX_DEPTH]
+
+
+@pytest.mark.skipif(bool(html5.unavailable()), reason=f"no HTML5 parser: {html5.unavailable()}")
+@pytest.mark.parametrize("n", [2_500, 10_000])
+def test_past_the_html5_names_limit_libxml2_parses_the_page(
+    n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trees: list[Any] = []
+    tree = html5.tree
+
+    def recording(data: bytes) -> Any:
+        trees.append(tree(data))
+        return trees[-1]
+
+    monkeypatch.setattr(html5, "tree", recording)
+    many = b"".join(b"<x-%d data-u%d=1></x-%d>" % (i, i, i) for i in range(n))
+    links = extract_links(b'<a href="first">' + many + b'<a href="last">', url=URL, parser="html5")
+    assert [link.raw for link in links] == ["first", "last"]
+    assert trees == [None]  # the HTML5 parser declined once: lxml's parse gave these links
+    few = b"".join(b"<x-%d></x-%d>" % (i, i) for i in range(100))
+    assert extract_links(b"<a href=f>" + few, url=URL, parser="html5")[0].raw == "f"
+    assert trees[-1] is not None

@@ -557,6 +557,22 @@ is_raw_noscript(const lxb_dom_node_t *node)
         && node->first_child->type == LXB_DOM_NODE_TYPE_TEXT;
 }
 
+/* The node after `node` in a depth-first walk under `top` that does not enter `node`: its next
+ * sibling, or its nearest ancestor's; NULL at the end. *ups: how many levels it climbed. */
+static lxb_dom_node_t *
+next_after(lxb_dom_node_t *node, const lxb_dom_node_t *top, int *ups)
+{
+    *ups = 0;
+    while (node->next == NULL) {
+        node = parent_of(node);
+        if (node == top || node == NULL) {
+            return NULL;
+        }
+        (*ups)++;
+    }
+    return node->next;
+}
+
 static long convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root, int reparse);
 
 /* A noscript's text as elements (h5_fragment), under its libxml2 node. */
@@ -608,17 +624,9 @@ convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root, int reparse)
                 }
             }
         }
-        /* the next sibling, or up */
-        while (node != NULL) {
-            if (node->next != NULL) {
-                node = node->next;
-                break;
-            }
-            node = parent_of(node);
-            if (node == top || node == NULL) {
-                node = NULL;
-                break;
-            }
+        int ups;
+        node = next_after(node, top, &ups);
+        for (; ups > 0; ups--) {
             xparent = xparent->parent;
             line = xparent->line;
         }
@@ -674,21 +682,8 @@ h5_count(lxb_html_document_t *doc)
     while (node != NULL) {
         n++;
         lxb_dom_node_t *child = first_child(node);
-        if (child != NULL) {
-            node = child;
-            continue;
-        }
-        while (node != NULL) {
-            if (node->next != NULL) {
-                node = node->next;
-                break;
-            }
-            node = parent_of(node);
-            if (node == top || node == NULL) {
-                node = NULL;
-                break;
-            }
-        }
+        int ups;
+        node = child != NULL ? child : next_after(node, top, &ups);
     }
     return n;
 }

@@ -24,7 +24,10 @@ from typing import Any
 from lxml import etree
 
 from ..compiled import load as load_compiled
-from . import html5
+
+# the module under a name of its own: `from baselinks.load import html5` must find the module,
+# not this module's name for it (load/__init__.py forwards this module's names, _moved.py)
+from . import html5 as _html5
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode_as, sniff
 from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, self_closing, skip, tags
 
@@ -122,7 +125,7 @@ _PARSER = _parser()
 def parse_utf8(data: bytes, parser: str | None = None) -> Any:
     """Parse UTF-8 HTML into an lxml root element (an empty ``<html>`` for an empty document
     under lxml's parser); ``parser``: "html5" or "lxml" (None: :func:`html5.choose`'s)."""
-    return _parse(data, html5.choose(parser))[0]
+    return _parse(data, _html5.choose(parser))[0]
 
 
 def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
@@ -139,8 +142,8 @@ def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
     if parser == "html5":
         # lexbor copies any byte into the tree, where lxml could not read it back: bytes that
         # are not UTF-8 are read as U+FFFD (load decodes such a page and parses it again)
-        valid = html5.valid_utf8(data)
-        root = html5.tree(data if valid else data.decode("utf-8", "replace").encode())
+        valid = _html5.valid_utf8(data)
+        root = _html5.tree(data if valid else data.decode("utf-8", "replace").encode())
         if root is not None:
             return root, "", valid
     valid = True
@@ -295,7 +298,7 @@ def load(
     """Read, decode and parse one HTML document. ``charset`` is the transport's, if known;
     ``parser`` "html5" or "lxml" (None: :func:`html5.choose`'s)."""
     data, label = read_source(source, name)
-    chosen = html5.choose(parser)
+    chosen = _html5.choose(parser)
     encoding, found = sniff(data, charset)
     if encoding == "utf-8" and found != "bom":
         # Declared or guessed UTF-8: if it is valid, the bytes are what the parser wants, and
@@ -320,7 +323,7 @@ def _decoded(
         utf8 = data  # valid UTF-8 (nothing was replaced): already the bytes the parser wants
     else:
         utf8 = text.encode("utf-8", "surrogatepass")
-    root, unread, _ = _parse(utf8, html5.choose(parser))
+    root, unread, _ = _parse(utf8, _html5.choose(parser))
     if decoded.encoding == REPLACEMENT and data:
         unread = REPLACEMENT_UNREAD
     return Document(label, text, decoded.encoding, decoded.source, root, unread)
@@ -328,7 +331,7 @@ def _decoded(
 
 def load_text(text: str, name: str, parser: str | None = None) -> Document:
     """A document that is already text (an ``iframe srcdoc``): parse only."""
-    root, unread, _ = _parse(text.encode("utf-8", "surrogatepass"), html5.choose(parser))
+    root, unread, _ = _parse(text.encode("utf-8", "surrogatepass"), _html5.choose(parser))
     return Document(name, text, "utf-8", "text", root, unread)
 
 
