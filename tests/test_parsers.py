@@ -421,3 +421,53 @@ def test_both_parsers_are_asked_by_the_suites_parameters() -> None:
 
 def _link_fields(links: list[Link]) -> list[tuple[Any, ...]]:
     return [link.values() for link in links]
+
+
+# The integrations take the parser too
+
+
+_CLONED = b'<a href="x.html">one<p>two</a></p>'  # HTML's parser: two <a>, libxml2's: one
+
+
+def test_dataflow_rows_take_the_parser(tmp_path: Path) -> None:
+    from baselinks.dataflow import iter_warc_links
+    from conftest import warc
+
+    path = tmp_path / "crawl.warc.gz"
+    path.write_bytes(warc([("http://w.example/", "text/html", _CLONED)]))
+    rows = {parser: list(iter_warc_links(path, parser=parser)) for parser in PARSER_NAMES}
+    assert len(rows["lxml"]) == 1
+    if "html5" in rows:
+        assert len(rows["html5"]) == 2
+
+
+def test_the_scrapy_extractor_takes_the_parser() -> None:
+    scrapy_http = pytest.importorskip("scrapy.http", reason="the scrapy extra is not installed")
+    from baselinks.scrapy import LinkExtractor
+
+    response = scrapy_http.HtmlResponse("http://s.example/", body=_CLONED, encoding="utf-8")
+    texts = {
+        parser: [
+            link.text for link in LinkExtractor(unique=False, parser=parser).extract_links(response)
+        ]
+        for parser in PARSER_NAMES
+    }
+    assert texts["lxml"] == ["onetwo"]
+    if "html5" in texts:
+        assert texts["html5"] == ["one", "two"]
+
+
+def test_the_spark_driver_takes_the_parser(tmp_path: Path) -> None:
+    pytest.importorskip("pyspark.sql", reason="the spark extra is not installed")
+    import baselinks.spark as baselinks_spark
+    from conftest import warc
+
+    path = tmp_path / "crawl.warc.gz"
+    path.write_bytes(warc([("http://w.example/", "text/html", _CLONED)]))
+    args = baselinks_spark._parser().parse_args(["--output", "o", "--parser", "lxml", str(path)])
+    assert args.parser == "lxml"
+    rows = list(baselinks_spark._file_rows(str(path), "rfc1808", None, "lxml"))
+    assert len(rows) == 1
+
+
+PARSER_NAMES = ["lxml"] if WHY else ["html5", "lxml"]
