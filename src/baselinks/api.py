@@ -235,8 +235,7 @@ def iter_links(
 
     ``attributes``: more places to find URLs, as ``(tag, attribute)`` pairs (tag ``"*"``: any
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem code
-    ``nonstandard-attribute``. ``parser``: "html5" (the browser's tree; the default where it is
-    built) or "lxml" (libxml2's), docs/guide/parsers.md.
+    ``nonstandard-attribute``. ``parser``: "html5" or "lxml" (docs/guide/parsers.md).
     """
     refuse_markup(source)
     given = Input(source, name, strict, mirrored(source, url, root_url, root))

@@ -112,8 +112,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
     )
     try:
-        # One stream for the whole batch (one CSV header); an input that fails is named on
-        # stderr and the batch goes on.
+        # One stream for the whole batch (one CSV header); a failed input is named, the rest go on.
         texts = iter_rendered(
             inputs,
             render,

@@ -61,9 +61,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--select", metavar="CSS", help="only links inside elements matching this CSS selector"
     )
     ext.add_argument(
-        "--parser",
-        choices=("html5", "lxml"),
-        help="html5: the tree a browser builds (the default where it is built); lxml: libxml2's",
+        "--parser", choices=("html5", "lxml"), help="html5: a browser's tree (default), or lxml"
     )
     ext.add_argument(
         "--kind",
