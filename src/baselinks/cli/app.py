@@ -4,6 +4,7 @@
                       [--select CSS] [--kind KIND] [--unique[=run]] [--charset CHARSET] [-q]
                       [-o FILE] [-j N] [--attr TAG:ATTR] [--fields A,B,C] [--scheme S,T]
                       [--same-host | --external] [--root-url URL] [--stats[=json]]
+                      [--parser html5|lxml]
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
