@@ -11,9 +11,14 @@ and never committed.
 
 from __future__ import annotations
 
+import glob
 import os
+import sys
 
 from setuptools import Extension, setup
+
+# lexbor, vendored (vendor/lexbor/README.md): the HTML5 parser of load/_chtml5.pyx
+LEXBOR = "vendor/lexbor/source"
 
 
 def extensions() -> list[Extension]:
@@ -42,11 +47,42 @@ def extensions() -> list[Extension]:
     resolve = Extension("baselinks.url._cresolve", ["src/baselinks/url/_cresolve.pyx"])
     # the JSON Lines writer (write/jsonl.py's Python writers the reference)
     jsonl = Extension("baselinks.write._cjsonl", ["src/baselinks/write/_cjsonl.pyx"])
-    extensions = [document, walk, syntax, resolve, jsonl]
+    extensions = [document, walk, syntax, resolve, jsonl, *_html5(lxml.get_include())]
     built = cythonize(extensions, build_dir="build/cython", quiet=True)
     for extension in built:
         extension.optional = True  # cythonize drops the flag from the extensions it returns
     return built
+
+
+def _html5(lxml_include: list[str]) -> list[Extension]:
+    """load/_chtml5: lexbor's HTML5 parse copied into lxml's libxml2 nodes (compiled.ENGINES).
+    Not on Windows, where lxml's etree.pyd exports no libxml2 function for the copy to call
+    (load/html5.py then uses lxml's parser, as it does wherever this was not built)."""
+    if sys.platform == "win32":
+        print("baselinks: no HTML5 parser on Windows (lxml exports no libxml2 there)")
+        return []
+    # lexbor's core, dom, html, ns and tag modules, and its POSIX port (memory, files)
+    sources = sorted(
+        path
+        for path in glob.glob(f"{LEXBOR}/lexbor/**/*.c", recursive=True)
+        if "/ports/" not in path or "/ports/posix/" in path
+    )
+    return [
+        Extension(
+            "baselinks.load._chtml5",
+            [
+                "src/baselinks/load/_chtml5.pyx",
+                "src/baselinks/load/_chtml5_tree.c",
+                *sources,
+            ],
+            include_dirs=["src/baselinks/load", LEXBOR, *lxml_include],
+            define_macros=[("LEXBOR_STATIC", None)],
+            # lexbor's functions stay inside the module: another module that carries its own
+            # lexbor (selectolax's) never answers for them
+            extra_compile_args=["-fvisibility=hidden", "-Wno-unused-function"],
+            libraries=["dl"] if sys.platform.startswith("linux") else [],  # dlopen, dlsym
+        )
+    ]
 
 
 setup(ext_modules=extensions())

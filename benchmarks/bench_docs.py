@@ -17,8 +17,12 @@ TIMES = "\u00d7"  # the multiplication sign of "x lxml parse"
 LABELS = {
     "lxml-parse": "lxml parse alone (the floor)",
     "selectolax-parse": "selectolax (lexbor) parse alone",
-    "baselinks-rfc1808": "**baselinks**, rfc1808 (every source, full records)",
+    "html5-parse": "baselinks' HTML5 parser (lexbor) alone, with lines",
+    "html5-tree": "baselinks' HTML5 parser, its tree copied into lxml's",
+    "baselinks-rfc1808": "**baselinks**, rfc1808 (every source, full records; HTML5 parser)",
     "baselinks-rfc1808-pure": "baselinks, rfc1808, pure Python (`BASELINKS_PURE=1`)",
+    "baselinks-rfc1808-lxml": "baselinks, rfc1808, lxml's parser (`--parser lxml`)",
+    "baselinks-rfc1808-lxml-pure": "baselinks, rfc1808, lxml's parser, pure Python",
     "baselinks-whatwg": "baselinks, whatwg",
     "baselinks-rfc3986": "baselinks, rfc3986",
     "baselinks-jsonl": "baselinks, rfc1808, written as JSON Lines",

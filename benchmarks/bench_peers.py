@@ -22,11 +22,17 @@ Tools (a peer that is not installed is reported as such; ``pip install -e ".[ben
     lxml-parse         lxml.etree.fromstring(bytes, HTMLParser()): the parse alone
     selectolax-parse   selectolax.lexbor.LexborHTMLParser(bytes): lexbor's parse alone (what a
                        faster parser would give)
+    html5-parse        baselinks' HTML5 parser alone (load/html5.py parse_only: lexbor with its
+                       line hook and limits, one pass over the nodes; no lxml tree)
+    html5-tree         the same, its tree copied into lxml's (load/html5.py tree)
     baselinks-MODE     iter_links(bytes, url=url, mode=MODE): every link source, full records;
-                       on the compiled path where it is built (BASELINKS_PURE unset)
+                       on the compiled path where it is built (BASELINKS_PURE unset), with the
+                       default parser (html5 where it is built)
     baselinks-rfc1808-pure
                        the same in rfc1808 mode with BASELINKS_PURE=1 in the tool's
                        environment: the pure-Python path
+    baselinks-rfc1808-lxml, baselinks-rfc1808-lxml-pure
+                       the two above with parser="lxml" (libxml2's tree)
     baselinks-jsonl    the same in rfc1808 mode, each document's links written as JSON Lines
                        (write.utf8_render("jsonl"): UTF-8 bytes, as the command line writes them)
     lxml-iterlinks     lxml.html.document_fromstring, first <base href>, urljoin each iterlinks()
@@ -96,18 +102,34 @@ def lxml_parse(docs: Docs) -> int:
     return 0
 
 
-def baselinks_mode(mode: str) -> Callable[[Docs], int]:
+def baselinks_mode(mode: str, parser: str | None = None) -> Callable[[Docs], int]:
     def run(docs: Docs) -> int:
         from baselinks import iter_links
 
         errors: list[object] = []
         count = 0
         for data, url in docs:
-            for _ in iter_links(data, url=url, mode=mode, on_error=errors.append):
+            for _ in iter_links(data, url=url, mode=mode, on_error=errors.append, parser=parser):
                 count += 1
         return count
 
     return run
+
+
+def html5_parse(docs: Docs) -> int:
+    from baselinks.load.html5 import parse_only
+
+    for data, _ in docs:
+        parse_only(data)
+    return 0
+
+
+def html5_tree(docs: Docs) -> int:
+    from baselinks.load.html5 import tree
+
+    for data, _ in docs:
+        tree(data)
+    return 0
 
 
 def baselinks_jsonl(docs: Docs) -> int:
@@ -230,8 +252,12 @@ def _ada_join(base: str, ref: str) -> str:
 TOOLS: dict[str, Callable[[Docs], int]] = {
     "lxml-parse": lxml_parse,
     "selectolax-parse": selectolax_parse,
+    "html5-parse": html5_parse,
+    "html5-tree": html5_tree,
     "baselinks-rfc1808": baselinks_mode("rfc1808"),
     "baselinks-rfc1808-pure": baselinks_mode("rfc1808"),  # BASELINKS_PURE=1: see _environment
+    "baselinks-rfc1808-lxml": baselinks_mode("rfc1808", "lxml"),
+    "baselinks-rfc1808-lxml-pure": baselinks_mode("rfc1808", "lxml"),
     "baselinks-rfc3986": baselinks_mode("rfc3986"),
     "baselinks-whatwg": baselinks_mode("whatwg"),
     "baselinks-jsonl": baselinks_jsonl,

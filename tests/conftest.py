@@ -84,6 +84,22 @@ def compared(in_use: bool, what: str) -> None:
     )
 
 
+def _parsers() -> list[Any]:
+    """Both parsers, as parameters: "html5" skipped, with the reason, where it cannot be used
+    (not built: no C compiler at install). Under BASELINKS_REQUIRE_COMPILED (CI) it is not
+    skipped, and a test run with it fails there on the warning that it cannot be used."""
+    from baselinks.load.html5 import unavailable
+
+    why = unavailable()
+    skip = why and not os.environ.get("BASELINKS_REQUIRE_COMPILED")
+    marks = [pytest.mark.skip(reason=f"the HTML5 parser cannot be used: {why}")] if skip else []
+    return [pytest.param("html5", marks=marks), pytest.param("lxml")]
+
+
+# Every test that reads a document with both parsers takes them from here.
+PARSERS = _parsers()
+
+
 def suite(name: str) -> list[dict[str, Any]]:
     """The ``cases`` of ``fixtures/conformance/<name>.json`` (provenance: SOURCES.md there)."""
     data = json.loads((CONFORMANCE / f"{name}.json").read_text(encoding="utf-8"))

@@ -25,7 +25,7 @@ from baselinks import BaselinksError, compiled, extract_links
 from baselinks.find import walk
 from baselinks.find.linktable import LINK_SOURCES, PLACEMENT_HOLDERS
 from baselinks.load.document import parse_html
-from conftest import FIXTURES, compared
+from conftest import FIXTURES, PARSERS, compared
 
 compared(walk._cwalk is not None, "the compiled walk")
 
@@ -47,9 +47,11 @@ def _documents() -> Iterator[Path]:
     return (path for path in sorted(FIXTURES.rglob("*")) if path.is_file())
 
 
-def test_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("parser", PARSERS)
+def test_every_fixture(monkeypatch: pytest.MonkeyPatch, parser: str) -> None:
     # Each document of every fixture (HTML, MHTML, WARC, HTTP, srcdoc inside them) walked both
-    # ways where the pipeline walks it; the counts show the comparison is not blind.
+    # ways where the pipeline walks it, on the trees of both parsers; the counts show the
+    # comparison is not blind.
     walked: list[int] = []
 
     def compare(tree: Any, within: Any = None, attributes: Any = ()) -> list[Any]:
@@ -60,7 +62,7 @@ def test_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("baselinks.api.raw_links", compare)
     for path in _documents():
         try:
-            extract_links(path, strict=False, on_error=lambda error: None)
+            extract_links(path, strict=False, on_error=lambda error: None, parser=parser)
         except (BaselinksError, TypeError, ValueError):
             continue  # not an input (a README, an expected output)
     assert len(walked) >= 70  # 78 documents, 484 links when this was written
@@ -157,9 +159,10 @@ def _element(draw: st.DrawFn, depth: int = 0) -> str:
     return f"<{tag}{written}>{''.join(inside)}</{tag}>"
 
 
-@given(st.lists(_element(), min_size=1, max_size=6))
-def test_generated_documents(elements: list[str]) -> None:
-    tree = parse_html("<html><body>" + "".join(elements) + "</body></html>")
+@pytest.mark.parametrize("parser", PARSERS)
+@given(elements=st.lists(_element(), min_size=1, max_size=6))
+def test_generated_documents(elements: list[str], parser: str) -> None:
+    tree = parse_html("<html><body>" + "".join(elements) + "</body></html>", parser)
     _both(tree)
     _both(tree, None, (("*", "data-x"), ("div", "href")))
     roots = tree.xpath("//template | //noscript | //div")
@@ -173,7 +176,7 @@ def test_version_says_which_path() -> None:
             [sys.executable, "-m", "baselinks", "--version"],
             capture_output=True,
             text=True,
-            env={**os.environ, **env},
+            env={**os.environ, "BASELINKS_PARSER": "", **env},
             check=True,
         )
         return ran.stdout.strip()
@@ -181,8 +184,14 @@ def test_version_says_which_path() -> None:
     # every module of compiled.COMPILED, in its order, is built here (as in the README)
     built = "_cdocument, _cwalk, _csyntax, _cresolve, _cjsonl"
     assert [name.rpartition(".")[2] for name in compiled.COMPILED] == built.split(", ")
-    assert version(BASELINKS_PURE="") == f"baselinks 0.1.0 (compiled: {built})"
-    assert version(BASELINKS_PURE="1") == "baselinks 0.1.0 (pure Python: BASELINKS_PURE=1)"
+    parser = "parser: html5 (lexbor)"  # built here too; BASELINKS_PURE leaves it on
+    assert version(BASELINKS_PURE="") == f"baselinks 0.1.0 (compiled: {built}; {parser})"
+    assert (
+        version(BASELINKS_PURE="1") == f"baselinks 0.1.0 (pure Python: BASELINKS_PURE=1; {parser})"
+    )
+    assert version(BASELINKS_PARSER="lxml") == (
+        f"baselinks 0.1.0 (compiled: {built}; parser: lxml, BASELINKS_PARSER=lxml)"
+    )
 
 
 def test_an_anchor_text_is_its_string_value() -> None:

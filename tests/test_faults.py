@@ -135,11 +135,11 @@ def _ended(line: str) -> str:
     return re.sub(r"was killed by SIGKILL|died", "<ended>", line)
 
 
-def _killing_part_links(part: Part, mode: str, select: str | None) -> Any:
+def _killing_part_links(part: Part, mode: str, select: str | None, **options: Any) -> Any:
     # Module-level, so that the task pickles; the workers are forked, so they see it.
     if part.body is not None and b"KILL" in part.body:
         os.kill(os.getpid(), signal.SIGKILL)
-    return _part_links(part, mode, select)
+    return _part_links(part, mode, select, **options)
 
 
 def test_only_the_document_that_kills_its_worker_is_lost(

@@ -22,7 +22,7 @@ from baselinks.url.diagnose import mentions_saved_folder, saved_copy
 
 URL = "http://e.example/dir/page.html"
 # a page whose last link comes after 200 KB of text that compresses to almost nothing
-PAGE = b'<a href="first.html">' + b"<p>" + b"x" * 200_000 + b'<a href="last.html">'
+PAGE = b'<a href="first.html"></a>' + b"<p>" + b"x" * 200_000 + b'<a href="last.html">'
 
 
 def test_a_stream_longer_than_its_files_size_is_read_whole(tmp_path: Path) -> None:

@@ -40,6 +40,7 @@ from .load.containers.entries import Origin
 from .load.containers.httpmsg import as_pairs
 from .load.document import Document, load_text, parse_html
 from .load.encoding import browser_encoding, query_codec
+from .load.html5 import choose
 from .resolve.link import FIELDS, Link, Linker, saved_copies, with_problems
 from .run.batch import Input, Options, Source, Summary, Task, Unused, records, results
 from .run.options import (
@@ -84,9 +85,11 @@ def _document_links(
     depth: int = 0,
     attributes: tuple[tuple[str, str], ...] = (),
     origin: Origin | None = None,
+    parser: str = "lxml",
 ) -> list[Link]:
     """base → walk → resolve for one loaded document; what its parse could not read is added
-    to ``unread``. ``origin``: where it is stored (an iframe srcdoc: where its page is)."""
+    to ``unread``. ``origin``: where it is stored (an iframe srcdoc: where its page is);
+    ``parser``: what parses an iframe srcdoc in it."""
     if document.unread:
         unread.append(document.unread)
     # whatwg mode: a query's non-ASCII in the document's encoding as a browser chose it (None:
@@ -103,10 +106,10 @@ def _document_links(
         if not raw.nested:
             links.append(link(raw))
         elif depth < MAX_SRCDOC_DEPTH:
-            nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}")
+            nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}", parser)
             inner = srcdoc_fallback(base)  # its own <base> wins over it
             found = _document_links(
-                nested, inner, mode, None, unread, depth + 1, attributes, origin
+                nested, inner, mode, None, unread, depth + 1, attributes, origin, parser
             )
             placed = tuple(code for code in raw.problems if code in PLACEMENTS)
             if placed:  # an iframe in <template> or <noscript>: its document is too
@@ -124,6 +127,7 @@ def _sheet_links(
     depth: int = 0,
     attributes: tuple[tuple[str, str], ...] = (),
     origin: Origin | None = None,
+    parser: str = "lxml",
 ) -> list[Link]:
     """resolve for a style sheet (find/sheets.py): against its own URL, no <base>, no elements for
     ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
@@ -139,11 +143,12 @@ def _part_links(
     select: str | None,
     attributes: tuple[tuple[str, str], ...] = (),
     keep: Keep | None = None,
+    parser: str = "lxml",
 ) -> tuple[list[Link], str]:
     """One document of an input: its HTTP header links, then its own; and what of it could
-    not be read ("" when all of it was)."""
-    load = LOADERS[part.doctype]
-    document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
+    not be read ("" when all of it was). ``parser``: "html5" or "lxml", as chosen."""
+    load = partial(LOADERS[part.doctype], charset=part.charset, name=part.name, parser=parser)
+    document = None if part.body is None else load(part.body)
     retrieval = retrieval_base(part.retrieval, document.content if document else "")
     retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
     links: list[Link] = []
@@ -159,7 +164,7 @@ def _part_links(
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
         walk = _document_links if document.tree is not None else _sheet_links
-        links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin))
+        links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin, parser))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
     if keep is not None:
@@ -188,6 +193,7 @@ def iter_links(
     external: bool = False,
     root_url: str | None = None,
     root: str | os.PathLike[str] | None = None,
+    parser: str | None = None,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -229,7 +235,7 @@ def iter_links(
 
     ``attributes``: more places to find URLs, as ``(tag, attribute)`` pairs (tag ``"*"``: any
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem code
-    ``nonstandard-attribute``.
+    ``nonstandard-attribute``. ``parser``: "html5" or "lxml" (docs/guide/parsers.md).
     """
     refuse_markup(source)
     given = Input(source, name, strict, mirrored(source, url, root_url, root))
@@ -239,7 +245,9 @@ def iter_links(
         keep_only(schemes, same_host, external),
         Options(url, as_pairs(headers), charset),
     )
-    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
+    task = _task(
+        mode, select, kinds, scope is not None, records, options, attributes, keep, count, parser
+    )
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
     yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
@@ -279,18 +287,18 @@ def _task(
     attributes: Iterable[tuple[str, str]] | None = None,
     keep: Keep | None = None,
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None,
+    parser: str | None = None,
 ) -> Task[T]:
     check_mode(mode)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
-    extract = _part_links
-    if pairs or keep is not None:
-        extract = partial(_part_links, attributes=pairs, keep=keep)
+    # the parser chosen here, once for the run (its warning too), and handed to the workers
+    extract = partial(_part_links, attributes=pairs, keep=keep, parser=choose(parser))
     if kinds is not None and not set(kinds) <= set(KINDS):
         raise ValueError(
             f"unknown kind(s) {sorted(set(kinds) - set(KINDS))}: expected {', '.join(KINDS)}"
         )
     if select is not None:
-        select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
+        select_roots(parse_html("<html></html>", "lxml"), select)  # an invalid one fails here
     frozen_kinds = None if kinds is None else frozenset(kinds)
     return Task(extract, mode, select, frozen_kinds, unique, render, options, count)
 
@@ -314,6 +322,7 @@ def iter_rendered(
     same_host: bool = False,
     external: bool = False,
     unused: Callable[[Unused], None] | None = None,
+    parser: str | None = None,
 ) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
     a fourth item is the input's URL in a mirrored site (base/mirror.py: ``mirrored_url``).
@@ -332,7 +341,7 @@ def iter_rendered(
     count = counter(summary, scope)
     jobs = resolve_workers(workers)
     if scope == "run":
-        task = _task(mode, select, kinds, True, records, options, attributes, keep, count)
+        task = _task(mode, select, kinds, True, records, options, attributes, keep, count, parser)
         seen: set[str] = set()
         for found in results(given, task, jobs, summary, on_error, unreadable, unused):
             new = new_in_run(found.output, seen, summary)
@@ -340,7 +349,7 @@ def iter_rendered(
                 yield render(new)
         return
     rendered = _task(
-        mode, select, kinds, scope is not None, render, options, attributes, keep, count
+        mode, select, kinds, scope is not None, render, options, attributes, keep, count, parser
     )
     for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
         yield done.output

@@ -6,6 +6,11 @@ it is tested against (tests/test_compiled.py). ``BASELINKS_PURE=1`` in the envir
 every one of them off, read when the module that uses it is first imported: the whole test suite
 runs once each way (.ci/run).
 
+The HTML5 parser (``load/_chtml5``, :data:`PARSER`) is built the same way but is no copy of a
+pure module: it is a second parser, chosen by ``parser=`` (load/html5.py), whose trees differ
+from lxml's by the documented classes. ``BASELINKS_PURE`` does not turn it off;
+``BASELINKS_PARSER=lxml`` does, as ``--parser lxml`` does.
+
 Standard library only: ``baselinks --version`` reports :func:`status` without importing lxml or
 the extensions (each is looked for as a file, not loaded).
 """
@@ -17,7 +22,7 @@ import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from types import ModuleType
 
-__all__ = ["COMPILED", "ENV", "disabled", "load", "status"]
+__all__ = ["COMPILED", "ENV", "PARSER", "disabled", "load", "status"]
 
 # The environment variable that turns every compiled module off.
 ENV = "BASELINKS_PURE"
@@ -30,6 +35,11 @@ COMPILED: dict[str, str] = {
     "baselinks.url._cresolve": "url.diagnose, the RFC 1808 resolver and resolve.link's Linker",
     "baselinks.write._cjsonl": "write.jsonl: a batch of links written in one pass",
 }
+
+
+# The HTML5 parser's extension, and the environment variable that chooses a parser (html5.py).
+PARSER = "baselinks.load._chtml5"
+PARSER_ENV = "BASELINKS_PARSER"
 
 
 def disabled() -> bool:
@@ -52,13 +62,27 @@ def load(name: str) -> ModuleType | None:
 
 
 def status() -> str:
-    """Which path is in use, in a few words, as ``baselinks --version`` prints it."""
+    """Which path and which parser are in use, in a few words, as ``baselinks --version``
+    prints it."""
+    return f"{_path()}; {_parser()}"
+
+
+def _path() -> str:
     if disabled():
         return f"pure Python: {ENV}=1"
     built = [name.rpartition(".")[2] for name in COMPILED if _built(name)]
     if not built:
         return "pure Python: no compiled module built"
     return "compiled: " + ", ".join(built)
+
+
+def _parser() -> str:
+    # built is not yet bound: the checks of load/html5.py need lxml, and run with the first
+    # document (a failure is said then, in one warning)
+    chosen = os.environ.get(PARSER_ENV, "")
+    if chosen == "lxml":
+        return f"parser: lxml, {PARSER_ENV}=lxml"
+    return "parser: html5 (lexbor)" if _built(PARSER) else "parser: lxml, html5 not built"
 
 
 def _built(name: str) -> bool:

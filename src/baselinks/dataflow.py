@@ -71,13 +71,15 @@ def iter_warc_links(
     unique: bool = False,
     on_error: Callable[[InputError], None] | None = None,
     summary: Summary | None = None,
+    parser: str | None = None,
 ) -> Iterator[Row]:
     """Every link of the file at ``path`` (a WARC, or anything ``baselinks extract`` reads), as
     a row of :data:`ROW_FIELDS`, streamed record by record in bounded memory.
 
     Damage goes to ``on_error`` and the rest of the file is still read; a file that cannot be
     opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
-    raised after the last row. ``summary`` counts documents, links and failures.
+    raised after the last row. ``summary`` counts documents, links and failures. ``parser``:
+    "html5" or "lxml" (:func:`baselinks.iter_links`).
     """
     given = os.fspath(path)
     name = display_name(given)  # a file name that is not UTF-8: its bytes shown as \xNN
@@ -98,7 +100,7 @@ def iter_warc_links(
         with stream:
             links = iter_links(
                 stream, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report,
-                summary=tally,
+                summary=tally, parser=parser,
             )  # fmt: skip
             for link in links:
                 values = link.values()  # the twelve, then the origin's six (link.FIELDS)

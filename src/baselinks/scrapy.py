@@ -77,7 +77,8 @@ def _css_to_xpath(css: str) -> str:
 
 
 class LinkExtractor:
-    """Scrapy's ``LinkExtractor(...)``, the same keyword arguments; plus ``mode``."""
+    """Scrapy's ``LinkExtractor(...)``, the same keyword arguments; plus ``mode`` and
+    ``parser``."""
 
     def __init__(
         self,
@@ -99,6 +100,7 @@ class LinkExtractor:
         deny_attrs: str | Iterable[str] = (),
         *,
         mode: str = "whatwg",
+        parser: str | None = None,
     ) -> None:
         self.allow_res = _regexes(allow)
         self.deny_res = _regexes(deny)
@@ -116,6 +118,7 @@ class LinkExtractor:
         # standard says of URL attributes; `strip` is accepted for compatibility.
         self.strip = strip
         self.mode = mode
+        self.parser = parser  # "html5" (the default where built) or "lxml": docs/guide/parsers.md
         # Scrapy reads every (tag, attr) pair it is given; baselinks reads its table, and these
         # pairs besides ("*" is baselinks' own: any element, every link-bearing attribute).
         self.attributes = [
@@ -150,6 +153,7 @@ class LinkExtractor:
             name=response.url,
             on_error=report,
             attributes=self.attributes,
+            parser=self.parser,
         ):
             if not (
                 _chosen(self.tags, self.deny_tags, link.tag)

@@ -88,7 +88,9 @@ class Counters(NamedTuple):
         )
 
 
-def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]:
+def _file_rows(
+    path: str, mode: str, counters: Counters | None, parser: str | None = None
+) -> Iterator[Row]:
     """One file's rows; its errors printed on the executor's stderr and counted."""
     summary = Summary()
     errors = 0
@@ -99,7 +101,7 @@ def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]
         print(f"baselinks: {error}", file=sys.stderr, flush=True)
 
     try:
-        yield from iter_warc_links(path, mode=mode, on_error=report, summary=summary)
+        yield from iter_warc_links(path, mode=mode, on_error=report, summary=summary, parser=parser)
     except Exception as exc:  # a read failing midway, or a bug: one file never fails the job
         report(InputError(describe(exc), path))
     if counters is not None:
@@ -110,12 +112,14 @@ def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]
         counters.errors.add(errors)
 
 
-def _task(mode: str, counters: Counters | None) -> Callable[[Iterable[str]], Iterator[Row]]:
+def _task(
+    mode: str, counters: Counters | None, parser: str | None = None
+) -> Callable[[Iterable[str]], Iterator[Row]]:
     """The body of one task: each path of its partition (one, as built) streamed to rows."""
 
     def rows(paths: Iterable[str]) -> Iterator[Row]:
         for path in paths:
-            yield from _file_rows(path, mode, counters)
+            yield from _file_rows(path, mode, counters, parser)
 
     return rows
 
@@ -126,16 +130,18 @@ def extract_links(
     *,
     mode: str = "rfc1808",
     counters: Counters | None = None,
+    parser: str | None = None,
 ) -> DataFrame:
     """A DataFrame of :data:`SCHEMA`: every link of every file, one task per file.
 
     ``paths``: local paths or ``file://`` URLs that every executor can read (a shared
     filesystem), or any scheme fsspec reads when it is installed on the executors. Nothing
-    runs until an action (``write``, ``count``...).
+    runs until an action (``write``, ``count``...). ``parser``: "html5" or "lxml", chosen on
+    each executor as :func:`baselinks.iter_links` chooses (None: html5 where it is built).
     """
     paths = list(paths)
     rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(
-        _task(mode, counters)
+        _task(mode, counters, parser)
     )
     return spark.createDataFrame(rows, SCHEMA, verifySchema=False)
 
@@ -184,6 +190,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--manifest", help="a file of paths, one per line ('#' comments)")
     parser.add_argument("--output", "-o", required=True, help="the Parquet directory to write")
     parser.add_argument("--mode", default="rfc1808", choices=MODES)
+    parser.add_argument(
+        "--parser", choices=("html5", "lxml"), help="html5 (the default where built) or lxml"
+    )
     parser.add_argument(
         "--overwrite", action="store_true", help="replace an existing output (else: an error)"
     )
@@ -289,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
-        frame = extract_links(spark, paths, mode=args.mode, counters=counters)
+        frame = extract_links(spark, paths, mode=args.mode, counters=counters, parser=args.parser)
         if args.num_output_partitions is not None:
             frame = frame.coalesce(args.num_output_partitions)
         writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")

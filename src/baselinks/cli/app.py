@@ -4,6 +4,7 @@
                       [--select CSS] [--kind KIND] [--unique[=run]] [--charset CHARSET] [-q]
                       [-o FILE] [-j N] [--attr TAG:ATTR] [--fields A,B,C] [--scheme S,T]
                       [--same-host | --external] [--root-url URL] [--stats[=json]]
+                      [--parser html5|lxml]
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
@@ -112,8 +113,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
     )
     try:
-        # One stream for the whole batch (one CSV header); an input that fails is named on
-        # stderr and the batch goes on.
+        # One stream for the whole batch (one CSV header); a failed input is named, the rest go on.
         texts = iter_rendered(
             inputs,
             render,
@@ -132,6 +132,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             same_host=args.same_host,
             external=args.external,
             unused=tell.unused,
+            parser=args.parser,
         )
         out.write(header)
         for text in texts:
@@ -303,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             arguments.unrecognized(args.subparsers[args.command], unknown)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
-    with _stoppable():
+    with _stoppable(), _warnings_said():
         return _run(args)
 
 
@@ -341,6 +342,26 @@ def _reader_gone() -> None:
     # again when it flushes stdout at exit (the recipe in CPython's signal docs).
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
+
+
+@contextlib.contextmanager
+def _warnings_said() -> Iterator[None]:
+    """A warning of baselinks' (the HTML5 parser that cannot be used, load/html5.py) as one
+    line on stderr, as an error is said, not Python's two lines with a file and a line number."""
+    import warnings
+
+    with warnings.catch_warnings():
+        python = warnings.showwarning
+
+        def show(message: Any, category: type[Warning], *where: Any, **more: Any) -> None:
+            if category.__module__.startswith("baselinks."):
+                _error(str(message))
+            else:
+                python(message, category, *where, **more)
+
+        warnings.filterwarnings("always", module="baselinks")
+        warnings.showwarning = show
+        yield
 
 
 class _Stopped(BaseException):

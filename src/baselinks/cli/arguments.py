@@ -61,6 +61,9 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--select", metavar="CSS", help="only links inside elements matching this CSS selector"
     )
     ext.add_argument(
+        "--parser", choices=("html5", "lxml"), help="html5: a browser's tree (default), or lxml"
+    )
+    ext.add_argument(
         "--kind",
         action="append",
         choices=KINDS,

@@ -45,8 +45,15 @@ from .walk import RawLink
 __all__ = ["LOADERS", "load_css", "load_svg", "sheet_links"]
 
 
-def load_css(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
-    """Read and decode one style sheet (CSS Syntax §3.2); ``charset`` is the transport's."""
+def load_css(
+    source: Loadable,
+    *,
+    charset: str | None = None,
+    name: str | None = None,
+    parser: str | None = None,
+) -> Document:
+    """Read and decode one style sheet (CSS Syntax §3.2); ``charset`` is the transport's
+    (``parser``, HTML's, is no CSS parser's: a loader's arguments are the same for all)."""
     import tinycss2.bytes  # loaded by the runs that read a style sheet
 
     data, label = read_source(source, name)
@@ -96,20 +103,27 @@ def _parser(charset: str | None) -> etree.XMLParser:
     return etree.XMLParser(**options)
 
 
-def load_svg(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
-    """Read and parse one SVG document into a tree the HTML walker reads (see above)."""
+def load_svg(
+    source: Loadable,
+    *,
+    charset: str | None = None,
+    name: str | None = None,
+    parser: str | None = None,
+) -> Document:
+    """Read and parse one SVG document into a tree the HTML walker reads (see above);
+    ``parser``: the HTML parser that reads one that is not well-formed."""
     data, label = read_source(source, name)
     if not data.strip():
-        return Document(label, "", "utf-8", "xml", parse_html(""))  # empty, as an empty page
+        return Document(label, "", "utf-8", "xml", parse_html("", "lxml"))  # as an empty page
     declared = lookup(charset) if charset else None
     try:
         root = etree.fromstring(data, _parser(declared))
     except etree.XMLSyntaxError as exc:
-        as_html = load(data, charset=charset, name=label)
+        as_html = load(data, charset=charset, name=label, parser=parser)
         where = f"line {exc.lineno}" if exc.lineno else "its start"
         damage = f"SVG not well-formed at {where}: {exc.msg}; read as HTML instead"
         return replace(as_html, unread="; ".join(filter(None, (damage, as_html.unread))))
-    tree = parse_html("")  # an empty <html>, the SVG element goes in it
+    tree = parse_html("", "lxml")  # an empty <html>, the SVG element goes in it
     _copy_into(root, tree)
     encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
     # An SVG's text is not kept: only the "saved from url" search reads it, and no browser

@@ -1,9 +1,11 @@
 """load: an HTML document's bytes (or its file) → :class:`Document` (decoded text, lxml tree).
 
-Decoding is :mod:`baselinks.load.encoding` (the HTML standard's sniffing). Parsing is lxml's HTML
-parser, given UTF-8 bytes and told so, which keeps libxml2 from guessing an encoding of its own
-and from touching the network (``no_network``; HTML parsing loads no DTD and expands no
-entities beyond HTML's own).
+Decoding is :mod:`baselinks.load.encoding` (the HTML standard's sniffing). Parsing is one of two
+parsers, chosen by ``parser`` (:mod:`baselinks.load.html5` chooses): the HTML standard's tree
+construction (lexbor, copied into an lxml tree), or lxml's HTML parser, given UTF-8 bytes and
+told so, which keeps libxml2 from guessing an encoding of its own and from touching the network
+(``no_network``; HTML parsing loads no DTD and expands no entities beyond HTML's own). libxml2
+predates HTML5 tree construction: the repairs below make it read what it would pass over.
 
 The containers (containers/) hand each document's bytes here, stdin and streams included
 (run/batch.py opens the inputs). The loaders of the other document types (a style sheet, an SVG
@@ -22,8 +24,12 @@ from typing import Any
 from lxml import etree
 
 from ..compiled import load as load_compiled
+
+# the module under a name of its own: `from baselinks.load import html5` must find the module,
+# not this module's name for it (load/__init__.py forwards this module's names, _moved.py)
+from . import html5 as _html5
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode_as, sniff
-from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, skip, tags
+from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, self_closing, skip, tags
 
 __all__ = ["Document", "Loadable", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
 
@@ -116,20 +122,32 @@ def _parser() -> etree.HTMLParser:
 _PARSER = _parser()
 
 
-def parse_utf8(data: bytes) -> Any:
-    """Parse UTF-8 HTML into an lxml root element (an empty ``<html>`` for an empty document)."""
-    return _parse(data)[0]
+def parse_utf8(data: bytes, parser: str | None = None) -> Any:
+    """Parse UTF-8 HTML into an lxml root element (an empty ``<html>`` for an empty document
+    under lxml's parser); ``parser``: "html5" or "lxml" (None: :func:`html5.choose`'s)."""
+    return _parse(data, _html5.choose(parser))[0]
 
 
-def _parse(data: bytes) -> tuple[Any, str, bool]:
-    """The root element; what libxml2 could not read ("" when it read everything); and
+def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
+    """The root element; what the parser could not read ("" when it read everything); and
     whether it read every byte of ``data`` as UTF-8 and found none invalid (False when it
-    found one, or cannot say: it stopped early, or its log filled up).
+    found one, or cannot say: libxml2 stopped early, or its log filled up).
+
+    ``parser`` "html5": the HTML standard's tree, which needs none of libxml2's repairs below;
+    but a document past its limits (html5.MAX_DEPTH, MAX_NAMES) is libxml2's.
 
     The two repairs work on the bytes, where a search is a memchr or a byte-regex: on the
     corpus, the same searches on the decoded text took three times as long.
     """
+    if parser == "html5":
+        # lexbor copies any byte into the tree, where lxml could not read it back: bytes that
+        # are not UTF-8 are read as U+FFFD (load decodes such a page and parses it again)
+        valid = _html5.valid_utf8(data)
+        root = _html5.tree(data if valid else data.decode("utf-8", "replace").encode())
+        if root is not None:
+            return root, "", valid
     valid = True
+    data = _open_root(data)
     if b"</" in data:
         data, read_to = _blanked(data)
         if read_to < len(data):
@@ -153,10 +171,37 @@ def _parse(data: bytes) -> tuple[Any, str, bool]:
             return root, stopped, False
     if _misplaced(_PARSER.error_log):
         _merge_late_attributes(root, data)
+    if not stopped and _outside(root):
+        stopped = f"libxml2 ended the document at line {root.sourceline}: the rest is not read"
     return root, stopped, valid and read and not stopped
 
 
 _DEPTH = "depth"
+
+# libxml2 (2.14) takes a self-closing <html/> that opens a document for the whole document: the
+# rest goes into a second <html> beside it, outside the tree (`<html/><body><a href=x>`: no
+# link, no error). HTML ignores the "/" of a start tag that is not a void element's (§13.2.6.1:
+# "acknowledge the token's self-closing flag" is for void elements; for html it is a parse
+# error, and the tag opens the element); it is blanked. Only a first tag can be the root: what
+# may come before it is spaces, comments, a doctype and processing instructions (fixture:
+# fixtures/html/html-self-closing.html).
+_BEFORE_ROOT = re.compile(rb"(?:[\t\n\f\r ]++|<!--(?:(?!-->)[\s\S])*+-->|<[!?][^>]*+>)*+")
+_ROOT_TAG = re.compile(rb"<html(?=[\t\n\f\r />])", re.IGNORECASE)
+
+
+def _open_root(data: bytes) -> bytes:
+    """``data`` with the "/" of a self-closing <html/> that opens it blanked."""
+    root = _ROOT_TAG.match(data, skip(_BEFORE_ROOT, data, 0))
+    if root is None:
+        return data
+    slash = self_closing(data, root.end())
+    return data if slash < 0 else data[:slash] + b" " + data[slash + 1 :]
+
+
+def _outside(root: Any) -> bool:
+    """Whether libxml2 put an element beside the root, where no walk looks (the safety net
+    for a case like <html/> above that no repair knows)."""
+    return any(isinstance(sibling.tag, str) for sibling in root.itersiblings())
 
 
 def _libxml2(data: bytes) -> tuple[Any, str, bool]:
@@ -209,9 +254,9 @@ def _checks_utf8() -> bool:
 _CHECKS_UTF8 = _checks_utf8()
 
 
-def parse_html(text: str) -> Any:
-    """Parse HTML text into an lxml root element (an empty ``<html>`` for an empty document)."""
-    return parse_utf8(text.encode("utf-8", "surrogatepass"))
+def parse_html(text: str, parser: str | None = None) -> Any:
+    """Parse HTML text into an lxml root element (as :func:`parse_utf8`)."""
+    return parse_utf8(text.encode("utf-8", "surrogatepass"), parser)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,22 +288,33 @@ def read_source(source: Loadable, name: str | None = None) -> tuple[bytes, str]:
     return path.read_bytes(), name or os.fspath(source)
 
 
-def load(source: Loadable, *, charset: str | None = None, name: str | None = None) -> Document:
-    """Read, decode and parse one HTML document. ``charset`` is the transport's, if known."""
+def load(
+    source: Loadable,
+    *,
+    charset: str | None = None,
+    name: str | None = None,
+    parser: str | None = None,
+) -> Document:
+    """Read, decode and parse one HTML document. ``charset`` is the transport's, if known;
+    ``parser`` "html5" or "lxml" (None: :func:`html5.choose`'s)."""
     data, label = read_source(source, name)
+    chosen = _html5.choose(parser)
     encoding, found = sniff(data, charset)
     if encoding == "utf-8" and found != "bom":
         # Declared or guessed UTF-8: if it is valid, the bytes are what the parser wants, and
-        # the text is decoded only if asked for. libxml2 tells as it parses; where it cannot,
-        # Python's decoder does. If it is not, it is decoded (U+FFFD, or windows-1252 when
-        # only guessed) and parsed again, as every other page is.
-        root, unread, vouched = _parse(data)
+        # the text is decoded only if asked for. libxml2 tells as it parses, the HTML5 parser
+        # by a check in C; where neither can, Python's decoder does. If it is not, it is
+        # decoded (U+FFFD, or windows-1252 when only guessed) and parsed again, as every other
+        # page is.
+        root, unread, vouched = _parse(data, chosen)
         if (vouched and _CHECKS_UTF8) or _is_utf8(data):
             return Document(label, data, "utf-8", found, root, unread)
-    return _decoded(data, label, encoding, found)
+    return _decoded(data, label, encoding, found, chosen)
 
 
-def _decoded(data: bytes, label: str, encoding: str, found: str) -> Document:
+def _decoded(
+    data: bytes, label: str, encoding: str, found: str, parser: str | None = None
+) -> Document:
     """The page decoded to text (as :func:`encoding.sniff` chose), then parsed: every page
     but valid UTF-8 (which gives the same), and the reference load is tested against."""
     decoded = decode_as(data, encoding, found)
@@ -267,15 +323,15 @@ def _decoded(data: bytes, label: str, encoding: str, found: str) -> Document:
         utf8 = data  # valid UTF-8 (nothing was replaced): already the bytes the parser wants
     else:
         utf8 = text.encode("utf-8", "surrogatepass")
-    root, unread, _ = _parse(utf8)
+    root, unread, _ = _parse(utf8, _html5.choose(parser))
     if decoded.encoding == REPLACEMENT and data:
         unread = REPLACEMENT_UNREAD
     return Document(label, text, decoded.encoding, decoded.source, root, unread)
 
 
-def load_text(text: str, name: str) -> Document:
+def load_text(text: str, name: str, parser: str | None = None) -> Document:
     """A document that is already text (an ``iframe srcdoc``): parse only."""
-    root, unread, _ = _parse(text.encode("utf-8", "surrogatepass"))
+    root, unread, _ = _parse(text.encode("utf-8", "surrogatepass"), _html5.choose(parser))
     return Document(name, text, "utf-8", "text", root, unread)
 
 

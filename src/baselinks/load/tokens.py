@@ -28,6 +28,7 @@ __all__ = [
     "late_tags",
     "late_tags_reference",
     "passed_over",
+    "self_closing",
     "skip",
     "tags",
 ]
@@ -74,27 +75,40 @@ _TEXT_ENDS = {
 def _tag_end(data: bytes, i: int) -> int:
     """The offset after the ``>`` that ends the tag whose attributes start at ``i``; -1 when
     the document ends first (the tag is then dropped, §13.2.5.32 "eof-in-tag")."""
+    return _tag_end_slash(data, i)[0]
+
+
+def self_closing(data: bytes, i: int) -> int:
+    """The offset of the "/" that makes the start tag whose attributes start at ``i``
+    self-closing, or -1: §13.2.5.40, a "/" where an attribute name may start, then ">"; not
+    the last character of an unquoted value (``<html manifest=a/>``: the value is "a/")."""
+    return _tag_end_slash(data, i)[1]
+
+
+def _tag_end_slash(data: bytes, i: int) -> tuple[int, int]:
     n = len(data)
     while True:
+        start = i
         i = _ATTRIBUTES.match(data, i).end()  # type: ignore[union-attr]  # matches ""
         if i >= n:
-            return -1
+            return -1, -1
         if data[i] == 0x3E:  # ">"
-            return i + 1
+            slash = i - 1 if i > start and data[i - 1] == 0x2F else -1  # "/" read here
+            return i + 1, slash
         if data[i] == 0x3D:  # "=": a value, quoted or not
             i = _SPACE.match(data, i + 1).end()  # type: ignore[union-attr]
             if i < n and data[i] in b"\"'":
                 i = data.find(data[i : i + 1], i + 1)
                 if i < 0:
-                    return -1
+                    return -1, -1
                 i += 1
             else:
                 i = _UNQUOTED.match(data, i).end()  # type: ignore[union-attr]
 
 
-def _deep_start_tags(data: bytes) -> list[tuple[int, bytes]]:
+def _deep_start_tags(data: bytes, limit: int) -> list[tuple[int, bytes]]:
     """(offset after the tag, name) of each start tag that opens an element deeper than
-    :data:`MAX_NESTING`, in document order.
+    ``limit``, in document order.
 
     Written by hand: the stdlib's ``html.parser`` (used here before) is quadratic on unclosed
     tags (``<a <a <a`` after 3000 ``<div>``: 90 KB took 182 s) and raises AssertionError on
@@ -133,7 +147,7 @@ def _deep_start_tags(data: bytes) -> list[tuple[int, bytes]]:
                 break
             if tag in _VOID or data[i - 2] == 0x2F:  # "/>": opened and closed, as before
                 pass
-            elif len(open_names) < MAX_NESTING:
+            elif len(open_names) < limit:
                 open_names.append(tag)
                 counts[tag] = counts.get(tag, 0) + 1
             else:
@@ -153,11 +167,12 @@ def _deep_start_tags(data: bytes) -> list[tuple[int, bytes]]:
     return cuts
 
 
-def flatten(data: bytes) -> bytes:
-    """``data`` with an end tag written after each start tag deeper than :data:`MAX_NESTING`."""
+def flatten(data: bytes, limit: int | None = None) -> bytes:
+    """``data`` with an end tag written after each start tag deeper than ``limit``
+    (:data:`MAX_NESTING`: libxml2's; html5.py gives Blink's)."""
     pieces: list[bytes] = []
     done = 0
-    for end, tag in _deep_start_tags(data):
+    for end, tag in _deep_start_tags(data, MAX_NESTING if limit is None else limit):
         pieces += (data[done:end], b"</" + tag + b">")
         done = end
     pieces.append(data[done:])
