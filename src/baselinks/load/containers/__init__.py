@@ -302,7 +302,7 @@ def _fetched(
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
-        decoded, problem = decode_content(body, headers)
+        decoded, problem = decode_content(body, headers, framed=False)  # its client's
     except InputError as exc:
         yield exc.located(name)
         return
