@@ -232,7 +232,7 @@ def _dropped(entity: Message) -> bytes:
     re-parse holds no other, and nested repairs hold one body at a time, not one a level."""
     body = _payload_bytes(entity)
     if not entity.is_multipart():
-        entity.set_payload(None)
+        entity.set_payload("")
     return body
 
 
