@@ -49,6 +49,7 @@ from .run.options import (
     mirrored,
     new_in_run,
     refuse_markup,
+    refuse_wrong_types,
     unique_scope,
 )
 from .run.workers import resolve_workers
@@ -231,6 +232,7 @@ def iter_links(
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem code
     ``nonstandard-attribute``.
     """
+    refuse_wrong_types(source, url=url, name=name, charset=charset, mode=mode)
     refuse_markup(source)
     given = Input(source, name, strict, mirrored(source, url, root_url, root))
     scope = unique_scope(unique)

@@ -183,16 +183,32 @@ def _raw(fd: int, closefd: bool) -> io.RawIOBase:
 
 def _text(fd: int, *, closefd: bool = True, like: TextIO | None = None) -> TextIO:
     """A text stream on ``fd`` that writes everything or raises; ``like``: the stream whose
-    encoding, errors, newlines and line buffering it keeps (standard output)."""
+    newlines and line buffering it keeps (standard output), and its encoding on a terminal.
+
+    The records are UTF-8 wherever they go but to a terminal (JSON Lines must be, RFC 8259
+    §8.1; a CSV or a list of URLs read by a program is no different): under a C locale or
+    ``PYTHONIOENCODING=ascii``, standard output's encoding could not write "é", and the first
+    such URL was a UnicodeEncodeError traceback that lost every link of the run. A person at
+    a terminal reads its encoding, what it cannot show written as Python escapes it."""
     if like is None:
         return io.TextIOWrapper(_Whole(_raw(fd, closefd)), encoding="utf-8", newline="")
+    terminal = _isatty(fd)
+    encoding = like.encoding if terminal else "utf-8"
+    utf8 = codecs.lookup(encoding).name == "utf-8"
     return io.TextIOWrapper(
         _Whole(_raw(fd, closefd)),
-        encoding=like.encoding,
-        errors=like.errors,
+        encoding=encoding,
+        errors=like.errors if utf8 else "backslashreplace",
         line_buffering=bool(like.line_buffering),
         write_through=bool(getattr(like, "write_through", False)),  # PYTHONUNBUFFERED
     )
+
+
+def _isatty(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
 
 
 def _stdout() -> tuple[TextIO, bool]:
@@ -355,9 +371,7 @@ class _Place:
         return place
 
     @classmethod
-    def _opened(
-        cls, directory: str, name: str, status: os.stat_result | None, path: str
-    ) -> _Place:
+    def _opened(cls, directory: str, name: str, status: os.stat_result | None, path: str) -> _Place:
         if status is not None and not stat.S_ISREG(status.st_mode):
             kind = "is a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
             raise OutputError(path, f"{kind}: not written")
