@@ -400,3 +400,44 @@ def test_ctrl_c_while_the_command_loads_is_an_interruption(
     monkeypatch.setattr(arguments, "build_parser", interrupted)
     assert main(["extract", "x.html"]) == 130
     assert capsys.readouterr().err == "baselinks: interrupted\n"
+
+
+@pytest.mark.slow  # ~3 s: 64 MB of records, twice
+def test_a_document_whose_records_would_pass_the_limit_is_cut_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 29: an 80 KB page, a 40 KB <base>, 4,000 links: each JSON Lines record repeats the
+    # base, 320 MB of text for one document, held whole (483 MB); the library streams it
+    from baselinks import iter_links
+    from baselinks.run.batch import MIN_OUTPUT_BYTES, output_budget
+
+    page = tmp_path / "p.html"
+    page.write_bytes(
+        b'<base href="http://e.com/' + b"a" * 40_000 + b'/">' + b"<a href=x>y</a>" * 4_000
+    )
+    assert sum(1 for _ in iter_links(str(page))) == 4_000
+    assert output_budget(page.stat().st_size) == MIN_OUTPUT_BYTES
+    assert main(["extract", "-q", str(page)]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(out.encode()) <= MIN_OUTPUT_BYTES
+    record = len(lines[0].encode()) + 1  # each the same length
+    assert len(lines) == MIN_OUTPUT_BYTES // record  # as many as the limit holds, whole
+    assert all(json.loads(line)["url"].endswith("/x") for line in lines)
+    assert err == (
+        f"baselinks: {page}: output over 67,108,864 bytes (the limit for a document of this "
+        f"size): the last {4_000 - len(lines):,} links not written\n"
+    )
+    assert main(["extract", "-q", "-j", "2", str(page), str(page)]) == 1
+    assert capsys.readouterr().out == out * 2
+
+
+@pytest.mark.slow  # ~5 s: 200,000 links, 86 MB of records
+def test_a_large_ordinary_document_is_written_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(b"".join(b"<a href=%d>\n" % i for i in range(200_000)))  # 2.3 MB
+    assert main(["extract", "-q", "--url", "http://e.com/", str(page)]) == 0  # 86 MB out
+    out, err = capsys.readouterr()
+    assert (out.count("\n"), err) == (200_000, "")
