@@ -409,7 +409,7 @@ def test_a_document_whose_records_would_pass_the_limit_is_cut_and_said(
     # issue 29: an 80 KB page, a 40 KB <base>, 4,000 links: each JSON Lines record repeats the
     # base, 320 MB of text for one document, held whole (483 MB); the library streams it
     from baselinks import iter_links
-    from baselinks.run.batch import MIN_OUTPUT_BYTES, output_budget
+    from baselinks.write.formats import MIN_OUTPUT_BYTES, output_budget
 
     page = tmp_path / "p.html"
     page.write_bytes(

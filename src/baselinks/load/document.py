@@ -23,9 +23,27 @@ from lxml import etree
 
 from ..compiled import load as load_compiled
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode_as, sniff
-from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, skip, tags
+from .tokens import (
+    MAX_ATTRIBUTES,
+    PARSER_RAW_TEXT,
+    cap_attributes,
+    flatten,
+    late_tags,
+    passed_over,
+    skip,
+    tags,
+)
 
-__all__ = ["Document", "Loadable", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
+__all__ = [
+    "Document",
+    "Loadable",
+    "limit_attributes",
+    "load",
+    "load_text",
+    "parse_html",
+    "parse_utf8",
+    "read_source",
+]
 
 # A document's bytes, or the path of a file holding them (batch.Source is any input: a stream too).
 Loadable = bytes | bytearray | memoryview | str | os.PathLike[str]
@@ -138,6 +156,9 @@ def _parse(data: bytes) -> tuple[Any, str, bool]:
             valid = _is_utf8(data[read_to:])
     if b"\x00" in data:
         data = data.replace(b"\x00", "\ufffd".encode())  # HTML: NUL is a parse error, U+FFFD
+    data, capped = limit_attributes(data)
+    if capped:
+        valid = False  # bytes left out: the page's own are checked as it is decoded
     root, stopped, read = _libxml2(data)
     if stopped is _DEPTH:
         # Elements nested deeper than libxml2 builds: the tree ended there, and every link
@@ -150,13 +171,31 @@ def _parse(data: bytes) -> tuple[Any, str, bool]:
                 f"elements nested deeper than libxml2's limit at line {line}: "
                 "the rest of the document is not read"
             )
-            return root, stopped, False
+            return root, "; ".join(filter(None, (stopped, capped))), False
     if _misplaced(_PARSER.error_log):
         _merge_late_attributes(root, data)
+    if capped:
+        stopped = "; ".join(filter(None, (stopped, capped)))
     return root, stopped, valid and read and not stopped
 
 
 _DEPTH = "depth"
+
+
+def limit_attributes(data: bytes) -> tuple[bytes, str]:
+    """``data`` with the attributes of an element past its first MAX_ATTRIBUTES left out
+    (tokens.cap_attributes, the compiled pass where built), and what was, said by line and
+    byte offset of each element ("" when nothing was). libxml2's HTML and XML parsers are
+    both quadratic in an element's attributes: the SVG loader (find/sheets.py) calls it too."""
+    data, capped = cap_attributes(data, None if _cload is None else _cload.passed)
+    said = []
+    for offset, count in capped:
+        line = data.count(b"\n", 0, offset) + 1
+        said.append(
+            f"an element with {count:,} attributes at line {line} (byte {offset}): the "
+            f"{count - MAX_ATTRIBUTES:,} after the first {MAX_ATTRIBUTES} are not read"
+        )
+    return data, "; ".join(said)
 
 
 def _libxml2(data: bytes) -> tuple[Any, str, bool]:

@@ -94,20 +94,16 @@ class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has 
 
     damage = ""
     gzipped = False  # the file is a .warc.gz: every member must decompress
-    # While a record's header block is read (:meth:`_Records._next_record`): the bytes and
-    # the lines it may still take (None: no header block is being read).
+    # the bytes and lines the header block being read may still take (None: none is read)
     budget: int | None = None
     lines_left = 0
 
     def readline(self, length: int | None = None) -> bytes:
-        """A line, as warcio's, read in linear time and never longer than a header block may
-        be (:data:`~.httpmsg.MAX_HEADER_BYTES`): the rest of a longer line is left unread.
-
-        warcio reads a line with ``+=`` per buffer and no limit: a header line with no end
-        in 100 KB of gzip (100 MB of it decompressed) took 353 MB. Only the lines between
-        records and of their headers are read here (a block is read by length); a line cut
-        at the limit is no record's first line (the damage read on after), and in a header
-        block it exceeds the block's budget (:class:`~.httpmsg.HeaderLimit`)."""
+        """A line, as warcio's, in linear time and never longer than a header block may be
+        (MAX_HEADER_BYTES; the rest left unread). warcio's ``+=`` per buffer with no limit: a
+        header line with no end in 100 KB of gzip (100 MB decompressed) took 353 MB. Lines
+        between records and of their headers only (a block is read by length): one cut at the
+        limit is no record's first line, and in a header block passes its budget."""
         if length is not None:
             return cast(bytes, super().readline(length))
         wanted = MAX_HEADER_BYTES + 1
@@ -133,8 +129,7 @@ class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has 
 
     def skip_empty_lines(self) -> int:
         """Every empty line (CR and LF bytes, to the last LF) from here, in bulk; how many
-        bytes. Between records warcio reads them one ``readline`` each: 20 MiB of them took
-        10 s."""
+        bytes (warcio's ``readline`` each: 20 MiB of them between records took 10 s)."""
         skipped = 0
         while True:
             self._fillbuff()
