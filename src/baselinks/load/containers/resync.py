@@ -212,7 +212,11 @@ def next_record(window: Window, start: int, gzipped: bool, warc: bool = False) -
         if gzipped:
             found = _gzip_member(data, skip, bool(chunk), warc)
         else:
+            # a gzip member too: a .warc.gz whose start is damaged past the first bytes
+            # sniffed (76 KB of junk) is read as plain, its records then found as members
             found = _record_line(data, skip, warc)
+            member = _gzip_member(data, skip, bool(chunk), warc, found)
+            found = member if member is not None else found
         if found is not None:
             window.rewind(origin + found)
             return origin + found
@@ -223,14 +227,18 @@ def next_record(window: Window, start: int, gzipped: bool, warc: bool = False) -
         data = data[-keep:]
 
 
-def _gzip_member(data: bytes, skip: int, more: bool, warc: bool = False) -> int | None:
-    position = data.find(_GZIP_MAGIC, skip)
+def _gzip_member(
+    data: bytes, skip: int, more: bool, warc: bool = False, before: int | None = None
+) -> int | None:
+    """The first gzip member at or after ``skip`` (and before ``before``) whose content
+    starts a record."""
+    position = data.find(_GZIP_MAGIC, skip, len(data) if before is None else before)
     while position >= 0:
         if more and len(data) - position < _OVERLAP:
             return None  # too near the end to judge: once more with the next chunk
         if _member_starts_record(data, position, warc):
             return position
-        position = data.find(_GZIP_MAGIC, position + 1)
+        position = data.find(_GZIP_MAGIC, position + 1, len(data) if before is None else before)
     return None
 
 
