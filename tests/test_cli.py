@@ -425,7 +425,7 @@ def test_a_document_whose_records_would_pass_the_limit_is_cut_and_said(
     assert len(lines) == MIN_OUTPUT_BYTES // record  # as many as the limit holds, whole
     assert all(json.loads(line)["url"].endswith("/x") for line in lines)
     assert err == (
-        f"baselinks: {page}: output over 33,554,432 bytes (the limit for a document of this "
+        f"baselinks: {page}: output over 16,777,216 bytes (the limit for a document of this "
         f"size): the last {4_000 - len(lines):,} links not written\n"
     )
     assert main(["extract", "-q", "-j", "2", str(page), str(page)]) == 1

@@ -357,7 +357,7 @@ _R = TypeVar("_R")  # what a render makes of links: text, bytes, or the links
 # iter_links, which hands out the links themselves, sharing their strings, streams the page
 # in 26 MB and has no such limit.
 MAX_OUTPUT_RATIO = 64
-MIN_OUTPUT_BYTES = 32 << 20
+MIN_OUTPUT_BYTES = 16 << 20
 
 
 def output_budget(size: int) -> int:
