@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,26 @@ _RECORD = (
     b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.example/\r\n"
     b"Content-Type: text/html\r\nContent-Length: 10\r\n\r\n<a href=x>\r\n\r\n"
 )
+
+
+def _gzip_of(head: bytes, piece: bytes, times: int) -> bytes:
+    """One gzip member of ``head`` then ``piece`` ``times`` times, compressed as they come
+    (100 MB of one byte: 100 KB), never held whole (the peak memory is the reader's)."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)
+    packed = [packer.compress(head), *(packer.compress(piece) for _ in range(times))]
+    return b"".join([*packed, packer.flush()])
+
+
+def _nested_multiparts(levels: int, size: int) -> bytes:
+    """``levels`` multiparts without a boundary parameter around a page of ``size`` bytes."""
+    inner = b"Content-Type: text/html\r\n\r\n<a href=x>" + b"y" * size
+    for level in range(levels):
+        inner = (
+            b"Content-Type: multipart/mixed\r\n\r\n--b%d\r\n" % level
+            + inner
+            + b"\r\n--b%d--\r\n" % level
+        )
+    return b"MIME-Version: 1.0\r\n" + inner
 
 
 def nested(n: int) -> bytes:
@@ -89,6 +110,15 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
     "over-deep, then unclosed tags": (lambda n: OVER_DEEP + b"<a " * n, 25_000),
     "over-deep, then <![x]>": (lambda n: OVER_DEEP + b"<![x]><a href=y>" * n, 25_000),
     "over-deep, then stray end tags": (lambda n: OVER_DEEP + b"</x>" * n, 50_000),
+    # round 2's open patterns: processing instructions and end tags after the flattened depth
+    "over-deep, then processing instructions": (
+        lambda n: OVER_DEEP + b"<?x?><a href=y>" * n,
+        25_000,
+    ),
+    "over-deep, then PIs and end tags": (
+        lambda n: OVER_DEEP + b"<?x?></div><a href=y>" * n,
+        25_000,
+    ),
     # the walker's per-tag plans: kept for the tags the table names, shared beyond 1024 others
     "distinct custom element names": (
         lambda n: b"".join(b'<x-t%d src="u"></x-t%d>' % (i, i) for i in range(n)),
@@ -136,6 +166,35 @@ CASES: dict[str, tuple[Callable[[int], bytes], int]] = {
             + b"\r\n\r\n<a href=x>"
         ),
         50_000,
+    ),
+    # --- issue 29: header blocks, empty lines, gzip magic, MIME boundaries, attributes ---------
+    "WARC header line with no end (gzip)": (
+        lambda n: _gzip(_RECORD) + _gzip_of(b"WARC/1.0\r\nX: ", b"a" * 1000, n) + _gzip(_RECORD),
+        100_000,
+    ),
+    "WARC header lines (gzip)": (
+        lambda n: _gzip(_RECORD) + _gzip_of(b"WARC/1.0\r\n", b"a: b\r\n" * 100, n) + _gzip(_RECORD),
+        100_000,
+    ),
+    "empty lines between records": (lambda n: _RECORD + b"\r\n" * n + _RECORD, 5_000_000),
+    "gzip magic bytes in junk": (
+        lambda n: _gzip(_RECORD) + b"\x1f\x8b\x08" * n + _gzip(_RECORD),
+        100_000,
+    ),
+    "MIME boundary": (
+        lambda n: (
+            b'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="'
+            + b"b" * n
+            + b'"\r\n\r\n--'
+            + b"b" * n
+            + b"\r\nContent-Type: text/html\r\n\r\n<a href=x>\r\n"
+        ),
+        1_000_000,
+    ),
+    "MIME multiparts nested, no boundary": (lambda n: _nested_multiparts(60, n), 1_000_000),
+    "attributes on one element": (
+        lambda n: b"<a " + b"".join(b"a%d=1 " % i for i in range(n)) + b"href=x><a href=y>",
+        20_000,
     ),
     "MIME Content-Location folded n times": (
         lambda n: (

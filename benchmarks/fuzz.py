@@ -52,6 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "fixtures" / "containers"
@@ -432,31 +433,74 @@ def _status(field: str) -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _errors_of(path: str, summary: object) -> list[object]:
-    from baselinks import extract_links
+def _errors_of(path: str, summary: object, urls: list[str] | None = None) -> list[object]:
+    from baselinks import iter_links
 
     errors: list[object] = []
-    extract_links(path, on_error=errors.append, summary=summary)  # type: ignore[arg-type]
+    for link in iter_links(path, on_error=errors.append, summary=summary):  # type: ignore[arg-type]
+        if urls is not None:
+            urls.append(link.url)
     return errors
 
 
+def _outputs(path: str) -> dict[str, str]:
+    """The records of ``path`` by the library and by the command line (-j 1 and -j 2), as
+    digests of their JSON Lines: the differential family compares them (and the pure path's,
+    from a child with BASELINKS_PURE=1)."""
+    import hashlib
+
+    from baselinks import extract_links
+    from baselinks.cli import main
+    from baselinks.write.formats import write_jsonl
+
+    text = io.StringIO()
+    write_jsonl(extract_links(path, on_error=lambda error: None), text)
+    digests = {"library": hashlib.sha256(text.getvalue().encode()).hexdigest()}
+    with tempfile.TemporaryDirectory(prefix="baselinks-fuzz-out-") as folder:
+        for jobs in ("1", "2"):
+            out = os.path.join(folder, f"j{jobs}.jsonl")
+            main(["extract", "-q", "--format", "jsonl", "-j", jobs, "-o", out, path])
+            with open(out, "rb") as written:
+                digests[f"cli -j {jobs}"] = hashlib.sha256(written.read()).hexdigest()
+    return digests
+
+
+def _command_line_errors(path: str) -> list[str]:
+    from baselinks.cli import main
+
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        main(["extract", "-q", "-o", os.devnull, path])
+    return said.getvalue().splitlines()
+
+
 def child() -> None:
-    """Read one path per line of stdin; answer one JSON line per file on stdout."""
+    """Read one request per line of stdin (a path; or JSON: {"path", "mode"}, the mode "read"
+    or "diff"); answer one JSON line per file on stdout."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
     from baselinks.api import Summary
 
     answer = sys.stdout
     for line in sys.stdin:
-        path = line.rstrip("\n")
+        request = json.loads(line) if line.startswith("{") else {"path": line.rstrip("\n")}
+        path, mode = request["path"], request.get("mode", "read")
         summary = Summary()
         errors: list[str] = []
+        urls: list[str] = []
+        outputs: dict[str, str] = {}
         stray = io.StringIO()
         before = _peak_reset()
+        started = time.perf_counter()
         crash = ""
         with contextlib.redirect_stderr(stray), contextlib.redirect_stdout(stray):
             try:
-                for error in _errors_of(path, summary):
-                    errors.append(str(error))
+                if mode == "diff":
+                    outputs = _outputs(path)
+                elif mode == "cli":  # the command line's output: its errors are its stderr
+                    errors = _command_line_errors(path)
+                else:
+                    for error in _errors_of(path, summary, urls):
+                        errors.append(str(error))
             except BaseException:  # what escapes is the finding
                 crash = traceback.format_exc()
         grown = _status("VmHWM") - before
@@ -466,6 +510,9 @@ def child() -> None:
             "crash": crash,
             "stray": stray.getvalue(),
             "grown": grown,
+            "urls": urls,
+            "outputs": outputs,
+            "seconds": time.perf_counter() - started,
         }
         answer.write(json.dumps(result) + "\n")
         answer.flush()
@@ -474,14 +521,17 @@ def child() -> None:
 class Child:
     """A child process that reads files on request, restarted after a hang."""
 
-    def __init__(self, timeout: float, src: Path = ROOT / "src") -> None:
+    def __init__(self, timeout: float, src: Path = ROOT / "src", pure: bool = False) -> None:
         self.timeout = timeout
         self.src = src
+        self.pure = pure  # BASELINKS_PURE=1: the pure-Python path
         self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> subprocess.Popen[str]:
         if self.process is None or self.process.poll() is not None:
             env = {**os.environ, "PYTHONPATH": str(self.src)}
+            if self.pure:
+                env["BASELINKS_PURE"] = "1"
             self.process = subprocess.Popen(
                 [sys.executable, __file__, "--child"],
                 stdin=subprocess.PIPE,
@@ -491,11 +541,11 @@ class Child:
             )
         return self.process
 
-    def read(self, path: str) -> dict[str, object] | None:
+    def read(self, path: str, mode: str = "read") -> dict[str, object] | None:
         """The child's answer for ``path``; None when it did not come in time (killed)."""
         process = self.start()
         assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(path + "\n")
+        process.stdin.write(json.dumps({"path": path, "mode": mode}) + "\n")
         process.stdin.flush()
         ready, _, _ = select.select([process.stdout], [], [], self.timeout)
         line = process.stdout.readline() if ready else ""
@@ -605,11 +655,84 @@ def summary(report: Report) -> str:
     )
 
 
+FAMILIES = ("mutate", "lost", "bounded", "differential")
+
+
+def run_families(
+    families: tuple[str, ...],
+    count: int,
+    seed: int,
+    long: bool = False,
+    timeout: float = 30.0,
+    src: Path = ROOT / "src",
+) -> list[Any]:
+    """The families of fuzz_families.py (and this module's mutations, "mutate", as one more),
+    ``count`` cases each (bounded: every dimension at each size), at ``seed``; one
+    fuzz_families.Family each, in order."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import fuzz_families
+
+    done: list[Any] = []
+    with tempfile.TemporaryDirectory(prefix="baselinks-fuzz-") as folder:
+        work = Path(folder)
+        compiled, pure = Child(timeout, src), Child(timeout, src, pure=True)
+        try:
+            for name in families:
+                if name == "mutate":
+                    report = run(count, seed, timeout, src=src)
+                    family = fuzz_families.Family("mutate", report.files)
+                    assert report.findings is not None and report.examples is not None
+                    family.findings.update({k: v for k, v in report.findings.items() if v})
+                    family.examples += [(f, m.how, d) for f, m, d in report.examples]
+                elif name == "lost":
+                    family = fuzz_families.run_lost(compiled, work, count, seed, classify)
+                elif name == "bounded":
+                    family = fuzz_families.run_bounded(compiled, work, long, classify, MEMORY_FLOOR)
+                else:
+                    family = fuzz_families.run_differential(
+                        (compiled, pure), work, _differential_inputs(count, seed)
+                    )
+                done.append(family)
+        finally:
+            compiled.stop()
+            pure.stop()
+    return done
+
+
+def _differential_inputs(count: int, seed: int) -> list[tuple[str, bytes]]:
+    """What the differential family reads: made archives damaged, fuzz.py's mutants, and
+    each bounded dimension at its smallest, ``count`` in all."""
+    import fuzz_families
+
+    rng = random.Random(seed)
+    inputs: list[tuple[str, bytes]] = [
+        (f"{name} x1", make(1))
+        for name, (make, mode) in fuzz_families.DIMENSIONS.items()
+        if mode == "read" and len(make(1)) < 4 << 20
+    ]
+    third = max(1, (count - len(inputs)) // 2)
+    inputs += [(case.how, case.data) for case in fuzz_families.lost_cases(rng, third)]
+    inputs += [(m.how, m.data) for m in mutants(load_seeds(), max(0, count - len(inputs)), seed)]
+    return inputs[:count]
+
+
 def main() -> None:
     if "--child" in sys.argv:
         child()
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--family",
+        choices=(*FAMILIES, "all"),
+        help="a family of benchmarks/fuzz_families.py (or mutate, this module's), or all; "
+        "without it, the mutations as before",
+    )
+    parser.add_argument(
+        "--long",
+        action="store_true",
+        help="every family at length: 20,000 cases each (bounded: up to 64 times), and the "
+        "time per byte of each dimension reported",
+    )
     parser.add_argument("--count", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per file")
@@ -621,6 +744,18 @@ def main() -> None:
         help="the baselinks sources to fuzz (another checkout's src/, to compare)",
     )
     args = parser.parse_args()
+    if args.long or args.family:
+        chosen = FAMILIES if args.long or args.family == "all" else (args.family,)
+        started = time.monotonic()
+        families = run_families(chosen, args.count, args.seed, args.long, args.timeout, args.src)
+        for family in families:
+            print(family.line(), flush=True)
+            for finding, case, detail in family.examples:
+                print(f"  {finding}: {case[:100]}: {detail[:160]}")
+            for note in family.notes:
+                print(f"  {note}")
+        print(f"{time.monotonic() - started:.0f} s")
+        return
     keep = args.keep or Path(tempfile.mkdtemp(prefix="baselinks-fuzz-findings-"))
     report = run(
         args.count,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -328,3 +329,115 @@ def test_an_error_line_follows_the_links_written_before_it(unbuffered: str) -> N
     assert lines[0] == "http://www.iana.org/domains/example"
     assert "record split over gzip members" in lines[1]
     assert run.returncode == 1
+
+
+# --- issue 29: crashes and misleading errors at the command line ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ref", "printed"),
+    [("a\nb", "http://a/b/c/a\\nb"), ("a\x1b]0;x\x07b", "http://a/b/c/a\\x1b]0;x\\x07b")],
+)
+def test_resolve_writes_a_control_character_of_its_argument_escaped(
+    ref: str, printed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # was printed raw: a second line, or a terminal's escape sequence (rfc1808 keeps it)
+    assert main(["resolve", BASE, ref]) == 0
+    assert capsys.readouterr().out == printed + "\n"
+    assert main(["resolve", BASE, ref, "--explain"]) == 0
+    assert f"embedded  {ref}" not in capsys.readouterr().out
+
+
+def test_extract_with_standard_input_closed(tmp_path: Path) -> None:
+    # `extract <&-`: was an AttributeError traceback
+    page = tmp_path / "p.html"
+    page.write_bytes(b"<a href=x>")
+    command = [
+        sys.executable,
+        "-m",
+        "baselinks",
+        "extract",
+        "--format",
+        "text",
+        "--url",
+        "http://e/",
+    ]
+    for inputs, summary in (
+        ([], "1 file, 0 documents, 0 links; 1 failed"),
+        (["-", str(page)], "2 files, 1 document, 1 link; 1 failed"),
+    ):
+        ran = subprocess.run(
+            [*command, *inputs], capture_output=True, text=True, preexec_fn=lambda: os.close(0)
+        )
+        assert (ran.returncode, ran.stdout) == (1, "http://e/x\n" if inputs else "")
+        assert ran.stderr.splitlines() == [
+            "baselinks: -: standard input is closed",
+            f"baselinks: {summary}",
+        ]
+
+
+@pytest.mark.parametrize("jobs", ["99999999999999999999", "1025", "-1", "two"])
+def test_a_number_of_processes_out_of_range_is_a_usage_error(
+    jobs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # -j 99999999999999999999 was a ValueError traceback (islice)
+    assert main(["extract", "-j", jobs, "x.html"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "baselinks extract: error: argument -j/--jobs: expected a number of processes from 0 "
+        f"(one per CPU) to 1,024: {jobs!r}"
+    )
+
+
+def test_ctrl_c_while_the_command_loads_is_an_interruption(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # before main() sets its handlers a Ctrl-C was a KeyboardInterrupt traceback
+    from baselinks.cli import arguments
+
+    def interrupted(version: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(arguments, "build_parser", interrupted)
+    assert main(["extract", "x.html"]) == 130
+    assert capsys.readouterr().err == "baselinks: interrupted\n"
+
+
+@pytest.mark.slow  # ~3 s: 64 MB of records, twice
+def test_a_document_whose_records_would_pass_the_limit_is_cut_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 29: an 80 KB page, a 40 KB <base>, 4,000 links: each JSON Lines record repeats the
+    # base, 320 MB of text for one document, held whole (483 MB); the library streams it
+    from baselinks import iter_links
+    from baselinks.write.formats import MIN_OUTPUT_BYTES, output_budget
+
+    page = tmp_path / "p.html"
+    page.write_bytes(
+        b'<base href="http://e.com/' + b"a" * 40_000 + b'/">' + b"<a href=x>y</a>" * 4_000
+    )
+    assert sum(1 for _ in iter_links(str(page))) == 4_000
+    assert output_budget(page.stat().st_size) == MIN_OUTPUT_BYTES
+    assert main(["extract", "-q", str(page)]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(out.encode()) <= MIN_OUTPUT_BYTES
+    record = len(lines[0].encode()) + 1  # each the same length
+    assert len(lines) == MIN_OUTPUT_BYTES // record  # as many as the limit holds, whole
+    assert all(json.loads(line)["url"].endswith("/x") for line in lines)
+    assert err == (
+        f"baselinks: {page}: output over 16,777,216 bytes (the limit for a document of this "
+        f"size): the last {4_000 - len(lines):,} links not written\n"
+    )
+    assert main(["extract", "-q", "-j", "2", str(page), str(page)]) == 1
+    assert capsys.readouterr().out == out * 2
+
+
+@pytest.mark.slow  # ~5 s: 200,000 links, 86 MB of records
+def test_a_large_ordinary_document_is_written_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(b"".join(b"<a href=%d>\n" % i for i in range(200_000)))  # 2.3 MB
+    assert main(["extract", "-q", "--url", "http://e.com/", str(page)]) == 0  # 86 MB out
+    out, err = capsys.readouterr()
+    assert (out.count("\n"), err) == (200_000, "")

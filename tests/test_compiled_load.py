@@ -8,6 +8,7 @@ there a missing build fails instead.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baselinks.load import document as load
+from baselinks.load import tokens
 from conftest import FIXTURES, compared
 
 compared(load._cload is not None, "the compiled </html> search")
@@ -65,3 +67,37 @@ def test_every_fixture() -> None:
     for path in paths:
         data = path.read_bytes()
         assert load._cload.first_html_end_tag(data) == _reference(data), path  # type: ignore[union-attr]
+
+
+# --- the pass for an element of too many attributes (tokens.cap_attributes, issue 29) ------
+
+_MARKUP = [
+    b"<", b">", b"/", b"a", b"A", b" ", b"\n", b"=", b'"', b"'", b"!", b"-", b"?", b"x",
+    b"<!--", b"-->", b"<script", b"</script", b"<TITLE", b"</title ", b"<xmp>", b"<a ",
+    b"</a", b"b=1 ", b"c='>' ", b'd=">"', b"<!x>", b"<?p>", b"</ >", b"\xe8",
+]  # fmt: skip
+
+
+def _reference_pass(data: bytes, start: int, most: int) -> int:
+    pattern = tokens._PASSED.pattern.replace(b"{0,%d}+" % tokens.MAX_ATTRIBUTES, b"{0,%d}+" % most)
+    return tokens.skip(re.compile(pattern), data, start)
+
+
+@given(st.lists(st.sampled_from(_MARKUP), max_size=40), st.integers(0, 3))
+def test_the_attribute_pass_stops_where_the_expression_stops(
+    pieces: list[bytes], most: int
+) -> None:
+    data = b"".join(pieces)
+    for start in range(0, len(data) + 1, 3):
+        compiled = load._cload.passed(data, start, most)  # type: ignore[union-attr]
+        assert compiled == _reference_pass(data, start, most), (data, start)
+
+
+def test_the_attribute_pass_on_every_fixture_and_page() -> None:
+    paths = [path for path in sorted(Path(FIXTURES).rglob("*")) if path.is_file()]
+    for path in paths:
+        data = path.read_bytes()
+        for start in (0, len(data) // 2):
+            compiled = load._cload.passed(data, start, tokens.MAX_ATTRIBUTES)  # type: ignore[union-attr]
+            assert compiled == _reference_pass(data, start, tokens.MAX_ATTRIBUTES), path
+        assert tokens.cap_attributes(data, load._cload.passed) == tokens.cap_attributes(data)  # type: ignore[union-attr]

@@ -27,17 +27,59 @@ def test_parse_response_and_media_type() -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "expected"),
+    ("body", "expected", "problem"),
     [
-        (b"5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n", b"hello world"),
-        (b"5\nhello\n0\n\n", b"hello"),  # bare LF
-        (b"5\r\nhello\r\n6\r\n wo", b"hello wo"),  # cut short: what arrived
-        (b"<html>", None),  # not chunked after all
-        (b"+5\r\nhello", None),  # int() would take it; the grammar does not
+        (b"5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n", b"hello world", ""),
+        (b"5\nhello\n0\n\n", b"hello", ""),  # bare LF
+        (
+            b"5\r\nhello\r\n6\r\n wo",
+            b"hello wo",
+            " cut short: a chunk of 6 bytes at byte 10, 3 there",
+        ),
+        (b"5\r\nhello\r\n", b"hello", " cut short: no last chunk"),  # was: no error
+        (
+            b"5\r\nhello\r\nzz\r\n world\r\n0\r\n",
+            b"hello",
+            ": the line at byte 10, 'zz', is no chunk size",
+        ),
+        # a huge size: the 30 bytes there kept (was: "larger than 268435456 bytes", none kept)
+        (
+            b"ffffffffffff\r\n" + b"x" * 30,
+            b"x" * 30,
+            " cut short: a chunk of 281,474,976,710,655 bytes at byte 0, 30 there",
+        ),
+        (b"<html>", None, None),  # not chunked after all
+        (b"+5\r\nhello", None, None),  # int() would take it; the grammar does not
     ],
 )
-def test_dechunk(body: bytes, expected: bytes | None) -> None:
-    assert httpmsg.dechunk(body) == expected
+def test_dechunk(body: bytes, expected: bytes | None, problem: str | None) -> None:
+    decoded = httpmsg.dechunk(body)
+    if expected is None:
+        assert decoded is None
+    else:
+        assert decoded == (expected, f"chunked body{problem}" if problem else "")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"0\n<a href=x>",  # a de-chunked page that begins with "0": was read as empty
+        b"5\r\nhello",  # no last chunk: not a whole chunked body
+        b"5\r\nhello\r\nzz\r\n",
+        b"a\r\nhello",
+    ],
+)
+def test_a_body_a_client_dechunked_is_taken_as_it_came(body: bytes) -> None:
+    assert httpmsg.dechunk(body, strict=False) is None
+    headers = [("Transfer-Encoding", "chunked"), ("Content-Type", "text/html")]
+    assert httpmsg.decode_content(body, headers, framed=False) == (body, "")
+
+
+def test_a_whole_chunked_body_a_client_hands_over_is_dechunked() -> None:
+    body = b"a\r\n<a href=x>\r\n0\r\n\r\n"
+    assert httpmsg.dechunk(body, strict=False) == (b"<a href=x>", "")
+    links = extract_links(body, url="http://e.com/", headers={"Transfer-Encoding": "chunked"})
+    assert [link.url for link in links] == ["http://e.com/x"]
 
 
 @pytest.mark.parametrize(
@@ -132,3 +174,102 @@ def test_location_is_a_link_only_on_a_redirect() -> None:
 
     assert locations("301 Moved") == ["http://e.com/next"]
     assert locations("201 Created") == []
+
+
+# --- issue 29: HTTP framing read as RFC 9112 frames it, or said --------------------------------
+
+_OK = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+
+
+def _read(data: bytes, **options: object) -> tuple[list[str], list[str]]:
+    errors: list[InputError] = []
+    links = extract_links(data, url="http://e.com/", on_error=errors.append, **options)  # type: ignore[arg-type]
+    return [link.url for link in links], [error.message for error in errors]
+
+
+@pytest.mark.parametrize(
+    ("body", "urls", "said"),
+    [
+        # a chunk-size line that is no hex number: was the end of the body, said nothing
+        (
+            b"5\r\n<a hr\r\nzz\r\nef=x>\r\n0\r\n\r\n",
+            [],
+            "the line at byte 10, 'zz', is no chunk size",
+        ),
+        (b"a\r\n<a href=x>\r\n", ["http://e.com/x"], "cut short: no last chunk"),  # was unsaid
+        # a huge declared size: was "chunked body larger than 268435456 bytes", nothing read
+        (
+            b"ffffffffffff\r\n<a href=x><a href=y> 30 bytes",
+            ["http://e.com/x", "http://e.com/y"],
+            "cut short: a chunk of 281,474,976,710,655 bytes",
+        ),
+    ],
+)
+def test_broken_chunked_framing_keeps_what_came_and_says_so(
+    body: bytes, urls: list[str], said: str
+) -> None:
+    found, errors = _read(_OK + b"Transfer-Encoding: chunked\r\n\r\n" + body)
+    assert found == urls
+    assert len(errors) == 1 and said in errors[0] and errors[0].startswith("chunked body")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"Transfer-Encoding: gzip, chunked\r\n",  # was not decoded
+        b"Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n",  # one list, two lines
+    ],
+)
+def test_a_transfer_coding_besides_chunked_is_decoded(head: bytes) -> None:
+    packed = gzip.compress(b"<a href=x>")
+    body = b"%x\r\n" % len(packed) + packed + b"\r\n0\r\n\r\n"
+    assert _read(_OK + head + b"\r\n" + body) == (["http://e.com/x"], [])
+
+
+def test_every_content_encoding_line_is_decoded() -> None:
+    # two Content-Encoding lines are one list (RFC 9110 §5.3): was one gzip undone of two
+    twice = gzip.compress(gzip.compress(b"<a href=x>"))
+    head = b"Content-Encoding: gzip\r\nContent-Encoding: gzip\r\n\r\n"
+    assert _read(_OK + head + twice) == (["http://e.com/x"], [])
+
+
+@pytest.mark.parametrize(
+    "interim",
+    [
+        b"HTTP/1.1 100 Continue\r\n\r\n",  # was: "skipped (not HTML)"
+        b"HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n",  # was: the hint alone
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n",
+    ],
+)
+def test_interim_responses_before_the_final_one_are_passed_over(interim: bytes) -> None:
+    response = interim + _OK + b"Link: </p.css>; rel=stylesheet\r\n\r\n<a href=x>"
+    assert _read(response) == (["http://e.com/p.css", "http://e.com/x"], [])
+    assert httpmsg.parse_response(response).status == 200
+
+
+def test_an_arc_record_without_its_file_header_is_an_arc_record() -> None:
+    # was sniffed as MIME ("http:" reads as a header name): no base, a false error
+    body = _OK + b"\r\n<a href=x>"
+    record = b"http://e.com/a/ 1.2.3.4 20200101000000 text/html %d\n" % len(body) + body + b"\n"
+    errors: list[InputError] = []
+    links = extract_links(record * 2, on_error=errors.append)
+    assert [(link.url, link.base) for link in links] == [
+        ("http://e.com/a/x", "http://e.com/a/")
+    ] * 2
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        (
+            b"X: " + b"a" * (1 << 20) + b"\r\n",
+            "HTTP header block larger than 1,048,576 bytes: not read",
+        ),
+        (b"a: b\r\n" * 10_000, "HTTP header block of more than 10,000 lines: not read"),
+    ],
+)
+def test_an_http_head_over_the_limits_is_reported(head: bytes, said: str) -> None:
+    with pytest.raises(InputError, match=said):
+        httpmsg.parse_response(_OK + head + b"\r\n<a href=x>")
+    assert _read(_OK + head + b"\r\n<a href=x>") == ([], [said])

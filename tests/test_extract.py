@@ -218,3 +218,44 @@ def test_anchor_text_is_the_string_value_or_the_image_alt(anchor: str, text: str
     # instructions; whitespace collapsed. An image-only link takes its image's alt.
     links = [link for link in extract_links(anchor.encode(), url=URL) if link.attr == "href"]
     assert [link.text for link in links] == [text]
+
+
+# --- issue 29: a wrong argument, or no memory, is not "a bug in baselinks" ----------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "options", "said"),
+    [
+        (123, {}, "source must be bytes, a path or a binary file, not int"),
+        (None, {}, "source must be bytes, a path or a binary file, not NoneType"),
+        (b"<a href=x>", {"url": 5}, "url must be a str, not int"),
+        (b"<a href=x>", {"name": b"n"}, "name must be a str, not bytes"),
+        (b"<a href=x>", {"charset": 8}, "charset must be a str, not int"),
+        (b"<a href=x>", {"workers": "2"}, "workers must be an int, not str"),
+    ],
+)
+def test_a_wrong_argument_type_is_a_type_error_at_once(
+    source: object, options: dict[str, object], said: str
+) -> None:
+    # was: read on, and each failure reported as "internal error (a bug in baselinks ...)"
+    with pytest.raises(TypeError, match=f"^{said}$"):
+        extract_links(source, **options)  # type: ignore[arg-type]
+
+
+def test_a_text_stream_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(b"<a href=x>")
+    with open(page, encoding="utf-8") as text, pytest.raises(TypeError, match="binary mode"):
+        extract_links(text)  # type: ignore[arg-type]
+
+
+def test_running_out_of_memory_is_said_and_is_no_bug(monkeypatch: pytest.MonkeyPatch) -> None:
+    from baselinks import api
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(api, "_part_links", no_memory)
+    errors: list[object] = []
+    assert extract_links(b"<a href=x>", on_error=errors.append) == []
+    assert [str(error) for error in errors] == ["-: out of memory: not read"]

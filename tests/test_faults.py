@@ -480,6 +480,92 @@ def test_output_through_a_symlink_replaces_its_target(
     assert not list(tmp_path.rglob(".baselinks-*"))
 
 
+def test_output_through_a_dangling_or_relative_symlink_or_a_chain(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = _page(tmp_path / "p.html", "p")
+    (tmp_path / "data").mkdir()
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to("data/new.txt")  # relative, to a file not there yet
+    chain = tmp_path / "chain.txt"
+    chain.symlink_to(dangling)
+    assert _cli([str(page), "-o", str(chain)], capsys)[0] == 0
+    assert chain.is_symlink() and dangling.is_symlink()
+    assert (tmp_path / "data" / "new.txt").read_text() == f"{URL}p\n"
+    assert not list(tmp_path.rglob(".baselinks-*"))
+
+
+def test_a_failed_run_through_a_dangling_symlink_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    link = tmp_path / "links.txt"
+    link.symlink_to(tmp_path / "made.txt")
+    status, _, err = _cli([str(tmp_path / "p.html"), "-o", str(link), "--select", "a["], capsys)
+    assert status == 2 and err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["links.txt"]
+
+
+def test_the_kernel_follows_an_output_symlink_and_its_refusal_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 29: ``-o`` through a symlink resolved the link itself (``realpath``) before
+    replacing its target, which bypasses fs.protected_symlinks: a link planted by ``nobody``
+    in /tmp made a run as root write a file only root may write. The link is now opened, the
+    kernel following it; here the kernel's refusal is played (EACCES on opening the link), as
+    that sysctl gives it; the next test has the kernel's own where the machine protects links."""
+    page = _page(tmp_path / "p.html", "p")
+    (tmp_path / "cron.d").mkdir()
+    target = tmp_path / "cron.d" / "job"
+    target.write_text("0 * * * * root true\n")
+    link = tmp_path / "links.txt"
+    link.symlink_to(target)
+    real_open = os.open
+
+    def kernel(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if os.fspath(path) == str(link):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", kernel)
+    monkeypatch.setattr(
+        os.path, "realpath", lambda path: pytest.fail("the link was resolved by hand")
+    )
+    status, out, err = _cli([str(page), "-o", str(link)], capsys)
+    assert (status, out, err) == (1, [], [f"baselinks: {link}: Permission denied"])
+    assert target.read_text() == "0 * * * * root true\n"
+    assert sorted(path.name for path in (tmp_path / "cron.d").iterdir()) == ["job"]
+
+
+def _protects_symlinks() -> bool:
+    try:
+        return Path("/proc/sys/fs/protected_symlinks").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0 or not _protects_symlinks(),
+    reason="needs root and fs.protected_symlinks=1 (this kernel does not protect symlinks: "
+    "the test above plays its refusal)",
+)
+def test_a_link_planted_in_a_sticky_directory_is_refused_by_the_kernel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = _page(tmp_path / "p.html", "p")
+    sticky = tmp_path / "tmp"
+    sticky.mkdir()
+    sticky.chmod(0o1777)
+    target = tmp_path / "root-only"
+    target.write_text("root's\n")
+    target.chmod(0o600)
+    link = sticky / "links.txt"
+    link.symlink_to(target)
+    os.lchown(link, 65534, 65534)  # nobody's link
+    status, _, err = _cli([str(page), "-o", str(link)], capsys)
+    assert (status, err) == (1, [f"baselinks: {link}: Permission denied"])
+    assert target.read_text() == "root's\n"
+
+
 def test_output_to_a_device_or_a_pipe_is_written_through(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -50,3 +50,69 @@ def test_a_fixed_seed_round_finds_nothing() -> None:
     assert report.files == 1500
     examples = [(finding, m.seed, m.how, detail) for finding, m, detail in report.examples]
     assert sum(report.findings.values()) == 0, examples
+
+
+# --- issue 29: the families that check the promise (benchmarks/fuzz_families.py) --------------
+# Short fixed-seed rounds; `python benchmarks/fuzz.py --long` runs each at length. A finding of
+# any family is a bug; the time per byte is the long run's report, never asserted here.
+
+
+def test_a_damaged_made_archive_says_which_records_are_intact() -> None:
+    import random
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import fuzz_families
+
+    made = fuzz_families.make_archive(random.Random(1), "warc.gz", 5)
+    assert [r.url for r in made.records] == [f"http://e.example/l{n}" for n in range(5)]
+    case = fuzz_families.Damaged(made, "none", made.data, made.records)
+    result = {"urls": [r.url for r in made.records[:4]], "errors": ["bytes 0-1 skipped"]}
+    assert fuzz_families.check_lost(case, result) == [
+        ("intact record lost", f"1 of 5; first at {made.records[4].start}")
+    ]
+    spanning = {
+        "urls": [r.url for r in made.records],
+        "errors": [f"bytes 0-{len(made.data)} skipped"],
+    }
+    assert [f for f, _ in fuzz_families.check_lost(case, spanning)] == [
+        "span over an intact record"
+    ]
+
+
+@pytest.mark.slow  # ~25 s: 120 made archives and messages, damaged, in a child process
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 29 leaves 4 findings at this seed: one ARC record lost after a span deleted "
+    "at its edge, and three spans said skipped whose start warcio's offset puts at or before a "
+    "record that was read (the message wrong, no record lost): docs/guide/reliability.md",
+)
+def test_nothing_lost_a_fixed_seed_round() -> None:
+    [family] = fuzz.run_families(("lost",), count=120, seed=29)
+    assert family.cases == 120
+    assert sum(family.findings.values()) == 0, family.examples
+
+
+@pytest.mark.slow  # ~10 s: every dimension at 1, 4 and 16 times, under RLIMIT_AS
+def test_bounded_a_fixed_round() -> None:
+    [family] = fuzz.run_families(("bounded",), count=0, seed=29)
+    assert family.cases == 3 * len(sys.modules["fuzz_families"].DIMENSIONS)
+    assert sum(family.findings.values()) == 0, family.examples
+
+
+@pytest.mark.slow  # ~15 s: 40 inputs read four ways (library, -j 1, -j 2, pure)
+def test_differential_a_fixed_seed_round() -> None:
+    [family] = fuzz.run_families(("differential",), count=40, seed=29)
+    assert family.cases == 40
+    assert sum(family.findings.values()) == 0, family.examples
+
+
+def test_each_coverage_guided_target_replays_its_seeds() -> None:
+    # atheris runs on demand (benchmarks/fuzz_atheris.py); its targets, here on their seeds
+    # without it, keep working: a traceback or an "internal error" fails them
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import fuzz_atheris
+
+    for target in fuzz_atheris.TARGETS:
+        seeds = fuzz_atheris.seeds(target)
+        assert seeds, target
+        assert fuzz_atheris.replay(target, seeds[:25]) == len(seeds[:25])

@@ -258,12 +258,14 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert _local_imports("write.jsonl") == {"resolve.link", "compiled"}
     assert _local_imports("run.workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
-    # never resolves (the Link and Stats types only, for type checking)
+    # never resolves (the Link and Stats types only, for type checking; from write.formats,
+    # the budget a document's rendered records are held within)
     assert _local_imports("run.batch") == {
         "load.containers",
         "errors",
         "run.workers",
         "resolve.link",
+        "write.formats",
         "write.stats",
     }
     # the URL engine: its own modules, errors, compiled (the switch to a compiled copy); its

@@ -176,3 +176,81 @@ def test_a_base_header_with_bytes_that_are_not_utf8_keeps_them() -> None:
     urls, errors, _ = _extract(data)
     assert urls == ["http://a.example/caf%E9/été/x"]
     assert errors == []
+
+
+# --- issue 29 --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("delimiter", ["bé".encode(), b"b\xe9", "π—\u2028".encode()])
+def test_a_first_delimiter_that_is_not_ascii_keeps_the_only_link(delimiter: bytes) -> None:
+    # round 2's open finding: the boundary given to the parser's header became U+FFFD, the
+    # delimiter lines kept their bytes, and the message's only link was lost
+    urls, errors, _ = _extract(_no_boundary_parameter(delimiter, b"<a href=x>"))
+    assert urls == ["http://a.example/d/x"]
+    assert len(errors) == 1 and "using the first delimiter line's" in errors[0]
+
+
+@pytest.mark.parametrize("length", [1_024, 1_025, 4_000_000])
+def test_a_boundary_over_the_limit_is_reported_and_not_used(length: int) -> None:
+    # issue 29: a boundary of 4 million characters: 689 MB and 20 s (the parser compiles it
+    # into an expression; a quoted parameter kept a backtracking mark per character)
+    boundary = b"b" * length
+    data = (
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="' + boundary + b'"\r\n\r\n'
+        b"--"
+        + boundary
+        + b"\r\nContent-Type: text/html\r\n\r\n<a href=x>\r\n--"
+        + boundary
+        + b"--\r\n"
+    )
+    urls, errors, _ = _extract(data)
+    if length <= 1_024:
+        assert (urls, errors) == (["x"], [])
+    else:
+        assert urls == []
+        assert errors == [
+            f"m: MIME boundary of {length:,} characters (more than 1,024): the multipart is not read"
+        ]
+
+
+def test_nested_multiparts_without_a_boundary_are_parsed_again_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 29: 60 levels of multipart without a boundary parameter, 4 MB: each level parsed
+    # the rest again and held its copy while the levels below were walked (547 MB). What is
+    # parsed is counted here: at most MAX_MIME_REPAIRS re-parses of the message, after the
+    # first, and the levels past them reported.
+    from baselinks.load.containers import mime
+
+    inner = b"Content-Type: text/html\r\n\r\n<a href=x>" + b"y" * 100_000
+    for level in range(60):
+        inner = (
+            b"Content-Type: multipart/mixed\r\n\r\n--b%d\r\n" % level
+            + inner
+            + b"\r\n--b%d--\r\n" % level
+        )
+    data = b"MIME-Version: 1.0\r\n" + inner
+    parsed: list[int] = []
+    parse = mime._parse
+    monkeypatch.setattr(mime, "_parse", lambda data: parsed.append(len(data)) or parse(data))
+    urls, errors, _ = _extract(data)
+    assert len(parsed) == 1 + mime.MAX_MIME_REPAIRS
+    assert sum(parsed) <= (1 + mime.MAX_MIME_REPAIRS) * len(data)
+    assert urls == []  # the page is below the ninth level
+    assert errors[-1].endswith(
+        "more than 8 damaged MIME entities parsed again in one message: this one is not read"
+    )
+    assert len(errors) == 1 + mime.MAX_MIME_REPAIRS
+
+
+def test_a_repaired_entity_holds_no_copy_of_its_body_while_its_parts_are_walked() -> None:
+    # the other half of the 547 MB: each level's body (the text the parser left in it, and
+    # the bytes parsed again) was alive until the walk below it ended
+    from baselinks.load.containers import mime
+
+    message = mime._parse(_no_boundary_parameter(b"B", b"<a href=x>" + b"y" * 10_000))
+    walker = mime._Walker("m", None)
+    walk = walker.walk(message, mime._Place())
+    next(walk)  # the repair's error: the re-parsed message is being walked
+    assert message.get_payload() == ""
+    assert [type(entry).__name__ for entry in walk] == ["Part"]

@@ -228,3 +228,75 @@ def test_an_arc_without_the_newline_after_each_record_is_read_whole_and_clean() 
     links = extract_links(str(arc), on_error=errors.append)
     assert len(links) == 168
     assert errors == []
+
+
+def _response(number: int, filler: bytes = b"") -> bytes:
+    """A WARC response record of one link, its target http://e.example/<number>."""
+    body = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href=/l%d>x</a>" % number + filler
+    head = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://e.example/%d\r\n" % number
+    head += b"Content-Type: application/http;msgtype=response\r\nContent-Length: %d\r\n\r\n" % len(
+        body
+    )
+    return head + body + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("junk", [1_000, 52_000, 55_000, 64_000, 70_000, 140_000])
+def test_every_member_after_damage_of_any_length_is_found(junk: int) -> None:
+    # issue 29: past the first 64 KiB chunk the search began at a negative index, which find()
+    # counts from the end: the members 52-77 KiB past the damage were never looked at (80 of
+    # 600 records lost inside a reported "bytes A-B skipped" span).
+    members = [zlib.compress(_response(i, b" " * 300), 9, 31) for i in range(200)]
+    data = members[0] + b"J" * junk + b"".join(members[1:])
+    links, errors, summary = _read(data)
+    assert summary.documents == 200
+    assert [url for _, url in links] == [f"http://e.example/l{i}" for i in range(200)]
+    assert [(e.offset, e.message.split("; ")[1]) for e in errors] == [
+        (
+            len(members[0]),
+            f"bytes {len(members[0])}-{len(members[0]) + junk} skipped, read on from the next "
+            f"record at offset {len(members[0]) + junk}",
+        )
+    ]
+
+
+@pytest.mark.parametrize("junk", [1_000, 52_000, 55_000, 70_000, 140_000])
+def test_every_record_after_damage_of_any_length_is_found_uncompressed(junk: int) -> None:
+    records = [_response(i) for i in range(100)]
+    data = records[0] + b"JUNK " * (junk // 5) + b"".join(records[1:])
+    links, errors, summary = _read(data)
+    assert len(links) == 100
+    assert summary.documents == 100
+    assert len(errors) == 1 and errors[0].offset == len(records[0])
+    assert f"read on from the next record at offset {len(records[0]) + junk // 5 * 5}" in str(
+        errors[0]
+    )
+
+
+def test_arc_lines_in_a_damaged_span_of_a_warc_are_one_error() -> None:
+    # issue 29: the lines of an ARC index (URL IP date type length) in a WARC were each taken
+    # for a record: 20 such lines gave 80 error lines for one damaged span
+    record = _response(1)
+    arc_lines = b"".join(
+        b"http://e.example/%d 1.2.3.4 20200101000000 text/html 10\n" % i for i in range(20)
+    )
+    links, errors, _ = _read(record + arc_lines + record)
+    assert len(links) == 2
+    assert [(e.offset, e.message.split(" (")[0]) for e in errors] == [
+        (len(record), "no WARC or ARC record starts here")
+    ]
+    assert f"bytes {len(record)}-{len(record) + len(arc_lines)} skipped" in errors[0].message
+
+
+def test_junk_made_of_gzip_magic_bytes_is_passed_over() -> None:
+    # issue 29: 1 MB of "1f 8b 08" is a candidate member every 3 bytes; each was copied and
+    # inflated as far as its header ran on (18 s). The time is bench_hostile's; here, the
+    # answer, and that no candidate is inflated past its first bytes.
+    members = [zlib.compress(_response(i), 9, 31) for i in range(3)]
+    data = members[0] + b"\x1f\x8b\x08" * 20_000 + b"".join(members[1:])
+    links, errors, _ = _read(data)
+    assert len(links) == 3
+    assert (
+        len(errors) == 1
+        and f"read on from the next record at offset {len(data) - len(members[1]) - len(members[2])}"
+        in errors[0].message
+    )

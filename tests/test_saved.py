@@ -83,6 +83,36 @@ def test_a_percent_encoded_folder_name_is_found(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "reference",
+    ["..%2Fsecret_files/x", "..%2fsecret_files/x", "%2E%2E%2Fsecret_files/x",
+     "..%5Csecret_files/x", "a%2F..%2F..%2Fsecret_files/x", "x%00_files/y"],
+)  # fmt: skip
+def test_a_decoded_folder_name_outside_the_input_is_not_looked_up(
+    tmp_path: Path, reference: str
+) -> None:
+    # issue 29: "..%2F" inside the folder name was decoded and looked up on disk outside the
+    # input, and whether that folder exists showed in the output (saved-copy)
+    (tmp_path / "secret_files").mkdir()
+    (tmp_path / "site").mkdir()
+    page = tmp_path / "site" / "page.html"
+    page.write_bytes(f'<img src="{reference}">'.encode())
+    looked: list[str] = []
+    isdir = os.path.isdir
+
+    def watched(path: str) -> bool:
+        looked.append(path)
+        return isdir(path)
+
+    original, os.path.isdir = os.path.isdir, watched
+    try:
+        [link] = extract_links(str(page))
+    finally:
+        os.path.isdir = original
+    assert "saved-copy" not in link.problems
+    assert all(os.path.dirname(path) == str(tmp_path / "site") for path in looked), looked
+
+
+@pytest.mark.parametrize(
+    "reference",
     ["/post_files/a.png", "../post_files/a.png", "https://x/post_files/a.png", "post_files",
      "#post_files/a", "?post_files/a", "files/a.png", "post_filesx/a.png"],
 )  # fmt: skip

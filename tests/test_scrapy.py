@@ -205,3 +205,22 @@ def test_any_tag_and_attribute_pair_scrapy_reads(options: dict[str, Any]) -> Non
     ours = [link.url for link in LinkExtractor(**options).extract_links(response)]
     assert ours == theirs
     assert ours
+
+
+def test_a_process_value_that_cannot_be_resolved_skips_that_link_only() -> None:
+    # issue 29: the URLError of one rewritten value lost the page's every link (Scrapy skips
+    # the link it cannot join); a bytes value was written "b'...'"
+    page = '<a href="a.html">A</a> <a href="b.html">B</a> <a href="c.html">C</a>'
+
+    def rewrite(value: str) -> str | bytes:
+        if value.endswith("a.html"):
+            return "http://[::1"  # no URL the whatwg parser takes
+        if value.endswith("b.html"):
+            return b"/bytes.html"
+        return value
+
+    links = LinkExtractor(process_value=rewrite).extract_links(_response(page))
+    assert [link.url for link in links] == [
+        "http://site.example/bytes.html",
+        "http://site.example/dir/c.html",
+    ]

@@ -299,3 +299,18 @@ def test_the_driver_logs_at_warn_and_ends_with_its_summary(
     assert "[Stage " not in proc.stderr  # no console progress bar to run into the summary
     assert lines[-2] == f"baselinks: counters in {tmp_path / 'links.parquet'}/_baselinks.json"
     assert lines[-1].startswith("baselinks: 3 files, 11 documents, 18 links; 1 file failed ")
+
+
+def test_an_error_line_of_the_executor_is_escaped(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # issue 29: a WARC-Target-URI's ESC, BEL and U+202E reached the terminal raw
+    hostile = "http://e.example/\x1b]0;owned\x07\u202e"
+    data = warc([(hostile, "text/html", b"<a href=x>" + b" " * 100)], gzip=False)
+    cut = tmp_path / "cut.warc"
+    cut.write_bytes(data[: len(data) - 50])  # inside the record's block: named by its URI
+    rows = list(baselinks_spark._file_rows(str(cut), "rfc1808", None))
+    err = capfd.readouterr().err
+    assert len(rows) == 1 and err.startswith("baselinks: ")
+    assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err
+    assert "\\x1b]0;owned\\x07\\u202e" in err

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import codecs
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from baselinks import URLError, extract_links, resolve
-from conftest import CONFORMANCE
+from baselinks.cli import main
+from conftest import CONFORMANCE, warc
 
 _DATA = json.loads((CONFORMANCE / "whatwg_urltestdata.json").read_text(encoding="utf-8"))
 _TESTS: list[dict[str, Any]] = [entry for entry in _DATA if isinstance(entry, dict)]
@@ -149,3 +151,63 @@ def test_an_action_of_spaces_only_is_the_document_url_as_a_browser_submits() -> 
         (" \t\n", "https://sass-ag.de/p", "https://sass-ag.de/p"),
         ("  ", "https://sass-ag.de/p", "https://sass-ag.de/p"),
     ]
+
+
+# issue 29, item 4: the page's base in whatwg mode as the URL parser writes it (Chromium's
+# document.baseURI), by every path a document comes in by. Each gave "https://sass-ag.de/" on
+# this tree; the rows keep every path so.
+_PAGE = b'<a href="x">x</a><form action=""></form><iframe srcdoc="<a href=y>"></iframe>'
+
+
+def _http(url: str) -> bytes:
+    return (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: </s.css>; rel=stylesheet\r\n\r\n"
+        + _PAGE
+    )
+
+
+def _mime(url: str) -> bytes:
+    return (
+        b"MIME-Version: 1.0\r\nSnapshot-Content-Location: " + url.encode()
+        + b'\r\nContent-Type: multipart/related; boundary="b"\r\n\r\n--b\r\n'
+        b"Content-Type: text/html\r\n\r\n" + _PAGE + b"\r\n--b--\r\n"
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("source", "options"),
+    [
+        (lambda url: _PAGE, lambda url: {"url": url}),
+        (
+            lambda url: b"<!-- saved from url=(%04d)%s -->" % (len(url), url.encode()) + _PAGE,
+            lambda url: {},
+        ),
+        (_http, lambda url: {"url": url}),
+        (lambda url: warc([(url, "text/html", _PAGE)]), lambda url: {}),
+        (lambda url: warc([(url, "text/html", _PAGE)]), lambda url: {"workers": 2}),
+        (_mime, lambda url: {}),
+        (lambda url: _PAGE, lambda url: {"url": url, "headers": {"Content-Type": "text/html"}}),
+    ],
+)
+@pytest.mark.parametrize("url", ["https://sass-ag.de", "HTTPS://Sass-AG.de:443"])
+def test_the_page_base_is_written_as_the_parser_writes_it_by_every_path(
+    source: Any, options: Any, url: str
+) -> None:
+    links = extract_links(source(url), mode="whatwg", **options(url))
+    assert links and {link.base for link in links} == {"https://sass-ag.de/"}
+
+
+def test_the_command_line_writes_the_page_base_as_the_parser_writes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_bytes(_PAGE)
+    archive = tmp_path / "p.warc.gz"
+    archive.write_bytes(warc([("https://sass-ag.de", "text/html", _PAGE)]))
+    for extra in ([], ["-j", "2"], ["--unique=run"]):
+        command = [str(page), str(archive), "--url", "https://sass-ag.de", *extra]
+        assert main(["extract", "--mode", "whatwg", "-q", "--format", "jsonl", *command]) == 0
+        records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert len(records) >= 3 and {record["base"] for record in records} == {
+            "https://sass-ag.de/"
+        }

@@ -3,6 +3,7 @@ writes, not one per 64 KiB, and a system that refuses the width changes nothing 
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -63,3 +64,36 @@ def test_a_pipe_width_refused_changes_no_result(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(fcntl, "fcntl", refuse)
     assert list(ordered_map(_big, range(4), workers=2)) == [_big(n) for n in range(4)]
     assert refused and set(refused) == {fcntl.F_SETPIPE_SZ}
+
+
+_STOPPED_MID_SEND = """
+import subprocess
+import sys
+from baselinks.run.workers import ordered_map
+
+def big(item):
+    return b"x" * (32 << 20)  # 32 times what the pipe holds: a worker is nearly always sending
+
+if __name__ == "__main__":
+    for trial in range(5):
+        results = ordered_map(big, range(50), 2)
+        next(results)
+        results.close()  # an early end: the workers stopped, one of them mid-send
+    print("closed")
+"""
+
+
+@pytest.mark.slow  # ~3 s: five pools, each with 64 MB in flight
+def test_stopping_a_worker_in_the_middle_of_a_result_does_not_hang_the_close(
+    tmp_path: Path,
+) -> None:
+    # issue 29 (and round 2's signal_orphans_workers_hang): -j 2 --format parquet | head -c
+    # 100, or SIGINT/SIGTERM at the wrong moment, hung in _Pool.close: the pool's thread
+    # waited forever for the rest of a result the stopped worker had half sent (the main
+    # process holds the pipe's writing end too). Each close here met it before the fix.
+    script = tmp_path / "stop.py"
+    script.write_text(_STOPPED_MID_SEND)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "closed\n", "")

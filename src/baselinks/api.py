@@ -49,7 +49,7 @@ from .run.options import (
     keep_only,
     mirrored,
     new_in_run,
-    refuse_markup,
+    refuse_wrong_types,
     unique_scope,
 )
 from .run.workers import resolve_workers
@@ -237,7 +237,7 @@ def iter_links(
     element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem code
     ``nonstandard-attribute``. ``parser``: "html5" or "lxml" (docs/guide/parsers.md).
     """
-    refuse_markup(source)
+    refuse_wrong_types(source, url=url, name=name, charset=charset, mode=mode)
     given = Input(source, name, strict, mirrored(source, url, root_url, root))
     scope = unique_scope(unique)
     count = None if summary is None else counter(summary, scope)  # none made that no one reads

@@ -29,7 +29,8 @@ ENV = "BASELINKS_PURE"
 
 # Each compiled module and what it compiles, in the pipeline's order: the one table of them.
 COMPILED: dict[str, str] = {
-    "baselinks.load._cdocument": "load.document: the search for a </html> end tag",
+    "baselinks.load._cdocument": "load.document: the search for a </html> end tag, and "
+    "tokens' pass for an element of too many attributes",
     "baselinks.find._cwalk": "find.walk.raw_links: the walk over the link-source table",
     "baselinks.find._csyntax": "find.css.css_urls and find.microsyntax.parse_srcset for it",
     "baselinks.url._cresolve": "url.diagnose, the RFC 1808 resolver and resolve.link's Linker",

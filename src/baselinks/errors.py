@@ -72,7 +72,10 @@ class InputError(BaselinksError):
 
 
 def internal(exc: BaseException) -> str:
-    """The message for an exception no input should cause: a bug, reported and passed over."""
+    """The message for an exception no input should cause: a bug, reported and passed over.
+    Running out of memory is no bug: said as such (it was "internal error (a bug ...)")."""
+    if isinstance(exc, MemoryError):
+        return "out of memory: not read"
     return f"internal error (a bug in baselinks, please report it): {type(exc).__name__}: {exc}"
 
 

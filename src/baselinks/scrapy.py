@@ -42,7 +42,7 @@ except ImportError as exc:  # the bare "No module named 'scrapy'" does not say w
         f"baselinks.scrapy needs Scrapy: pip install 'baselinks[scrapy]' ({exc})", name=exc.name
     ) from exc
 
-from baselinks import InputError, iter_links, resolve
+from baselinks import InputError, URLError, iter_links, resolve
 from baselinks.find.walk import XPath
 
 __all__ = ["LinkExtractor"]
@@ -165,8 +165,15 @@ class LinkExtractor:
                 value = self.process_value(url)
                 if value is None:
                     continue
+                if isinstance(value, bytes):  # as Scrapy's safe_url_string reads it
+                    value = value.decode(response.encoding or "utf-8")
                 if value != url:
-                    url = resolve(link.base or response.url, str(value).strip(), mode=self.mode)
+                    try:
+                        url = resolve(link.base or response.url, str(value).strip(), mode=self.mode)
+                    except URLError:
+                        # Scrapy skips a link it cannot join; the exception lost the page's
+                        # links, and a bytes value was written as "b'...'"
+                        continue
             try:
                 url = safe_url_string(url, encoding=response.encoding)
             except ValueError:

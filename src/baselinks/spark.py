@@ -41,7 +41,7 @@ except ImportError as exc:  # an optional dependency: say how to get it
 
 from baselinks import MODES, InputError, Summary
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links, local_path
-from baselinks.errors import describe
+from baselinks.errors import describe, printable
 from baselinks.run.batch import counted
 from baselinks.write.schema import Column, columns
 
@@ -98,7 +98,8 @@ def _file_rows(
     def report(error: InputError) -> None:
         nonlocal errors
         errors += 1
-        print(f"baselinks: {error}", file=sys.stderr, flush=True)
+        # escaped: a WARC-Target-URI's ESC, BEL or U+202E reached the terminal raw
+        print(f"baselinks: {printable(str(error))}", file=sys.stderr, flush=True)
 
     try:
         yield from iter_warc_links(path, mode=mode, on_error=report, summary=summary, parser=parser)
@@ -252,7 +253,10 @@ def _write_counters(output: str, record: dict[str, Any]) -> str | None:
             with fsspec.open(target, "w", encoding="utf-8") as file:
                 file.write(text)
     except Exception as exc:  # the links are written; the counters are said on stderr anyway
-        print(f"baselinks: {target}: counters not written: {describe(exc)}", file=sys.stderr)
+        print(
+            f"baselinks: {printable(f'{target}: counters not written: {describe(exc)}')}",
+            file=sys.stderr,
+        )
         return None
     return target
 
@@ -292,7 +296,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.num_output_partitions is not None and args.num_output_partitions < 1:
         parser.error(f"--num-output-partitions: expected 1 or more: {args.num_output_partitions}")
     if not args.overwrite and _exists(args.output):
-        print(f"baselinks: {args.output}: exists (--overwrite replaces it)", file=sys.stderr)
+        print(
+            f"baselinks: {printable(args.output)}: exists (--overwrite replaces it)",
+            file=sys.stderr,
+        )
         return 2
     spark, owned = _session(args)
     try:
@@ -305,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             writer.option("compression", args.output_compression).parquet(args.output)
         except Exception as exc:  # AnalysisException: the output appeared meanwhile...
-            print(f"baselinks: {args.output}: {_first_line(exc)}", file=sys.stderr)
+            print(f"baselinks: {printable(f'{args.output}: {_first_line(exc)}')}", file=sys.stderr)
             return 1
         seconds = time.monotonic() - start
         record = {name: counter.value for name, counter in counters._asdict().items()}

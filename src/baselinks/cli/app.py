@@ -109,7 +109,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
         _error("reading standard input (end it with Ctrl-D; --help for the options)")
     inputs = (
-        (sys.stdin.buffer if path is None else path, name, named, url)
+        (_stdin() if path is None else path, name, named, url)
         for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
     )
     try:
@@ -232,6 +232,31 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
     return "", list, sink.write, sink  # list: the links themselves, from a worker too
 
 
+def _stdin() -> Any:
+    """Standard input's bytes; after ``<&-`` (Python sets ``sys.stdin`` to None, and a
+    traceback lost the run), a stream whose reading fails: ``-: standard input is closed``,
+    one input failed, the others read."""
+    stdin = getattr(sys.stdin, "buffer", None)
+    return _ClosedInput() if stdin is None else stdin
+
+
+class _ClosedInput:
+    """What stands for a closed standard input: it cannot seek, and cannot be read."""
+
+    name = "-"
+
+    def seekable(self) -> bool:
+        return False
+
+    def read(self, size: int = -1) -> bytes:
+        import errno
+
+        raise OSError(errno.EBADF, "standard input is closed")
+
+    def close(self) -> None:
+        pass
+
+
 def _on_terminal(stream: object) -> bool:
     """Whether ``stream`` is a terminal: not when it is None (no stdin at all), closed, or
     an object that only has a ``buffer`` (as a caller may set ``sys.stdin`` to)."""
@@ -289,6 +314,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # anything else is imported.
         print(_version())
         return 0
+    try:
+        args = _parsed(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
+        return int(exc.code or 0)
+    except KeyboardInterrupt:  # Ctrl-C while the pipeline loads: before the handlers
+        _error("interrupted")
+        return 130
+    with _stoppable(), _warnings_said():
+        return _run(args)
+
+
+def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line's arguments (a usage error exits, as argparse does)."""
     import logging
 
     from ..write.output import standard_error
@@ -298,14 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = arguments.build_parser(_version())
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
-    try:
-        args, unknown = parser.parse_known_args(argv)
-        if unknown:
-            arguments.unrecognized(args.subparsers[args.command], unknown)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
-        return int(exc.code or 0)
-    with _stoppable(), _warnings_said():
-        return _run(args)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        arguments.unrecognized(args.subparsers[args.command], unknown)
+    return args
 
 
 def _run(args: argparse.Namespace) -> int:

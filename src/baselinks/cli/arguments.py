@@ -207,12 +207,17 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _jobs(value: str) -> int:
+    from ..run.workers import MAX_WORKERS
+
     try:
         jobs = int(value)
     except ValueError:
         jobs = -1
-    if jobs < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of processes (0: all CPUs): {value!r}")
+    if not 0 <= jobs <= MAX_WORKERS:  # -j 99999999999999999999: was a traceback (islice)
+        raise argparse.ArgumentTypeError(
+            f"expected a number of processes from 0 (one per CPU) to {MAX_WORKERS:,}: "
+            f"{printable(value)!r}"
+        )
     return jobs
 
 

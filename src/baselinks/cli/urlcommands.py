@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ..errors import URLError
+from ..errors import URLError, printable
 from ..errors import say as _error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -39,7 +39,7 @@ def _print_explanation(exp: Explanation, problems: Sequence[str], out: TextIO) -
     rows.append(("result", exp.result))
     rows.append(("problems", ", ".join(problems) or "-"))
     for label, text in rows:
-        print(f"{label:<{width}}  {text}", file=out)
+        print(f"{label:<{width}}  {printable(text)}", file=out)
 
 
 def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -82,7 +82,9 @@ def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
             _print_explanation(exp, problems, out)
             print(file=out)
         elif result is not None:
-            print(result, file=out)
+            # one URL a line: a newline (or ESC) in an argument, kept by rfc1808 mode, was
+            # printed raw, a second line or a terminal's escape sequence
+            print(printable(result), file=out)
     return status
 
 
@@ -107,7 +109,7 @@ def parse_command(args: argparse.Namespace, out: TextIO) -> int:
         if as_json:
             print(json.dumps({"url": url, **fields}, ensure_ascii=False), file=out)
             continue
-        print(url, file=out)
+        print(printable(url), file=out)
         for name, value in fields.items():
             print(f"  {name:<11} {value!r}", file=out)
     return 0

@@ -37,7 +37,7 @@ from typing import Any
 from lxml import etree
 
 from ..load.containers.doctypes import DocType
-from ..load.document import Document, Loadable, load, parse_html, read_source
+from ..load.document import Document, Loadable, limit_attributes, load, parse_html, read_source
 from ..load.encoding import lookup
 from .css import css_urls
 from .walk import RawLink
@@ -116,19 +116,21 @@ def load_svg(
     if not data.strip():
         return Document(label, "", "utf-8", "xml", parse_html("", "lxml"))  # as an empty page
     declared = lookup(charset) if charset else None
+    data, capped = limit_attributes(data)  # libxml2's XML parser is quadratic in them too
     try:
         root = etree.fromstring(data, _parser(declared))
     except etree.XMLSyntaxError as exc:
         as_html = load(data, charset=charset, name=label, parser=parser)
         where = f"line {exc.lineno}" if exc.lineno else "its start"
         damage = f"SVG not well-formed at {where}: {exc.msg}; read as HTML instead"
-        return replace(as_html, unread="; ".join(filter(None, (damage, as_html.unread))))
+        said = (damage, capped, as_html.unread)
+        return replace(as_html, unread="; ".join(dict.fromkeys(filter(None, said))))
     tree = parse_html("", "lxml")  # an empty <html>, the SVG element goes in it
     _copy_into(root, tree)
     encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
     # An SVG's text is not kept: only the "saved from url" search reads it, and no browser
     # writes that comment into an SVG.
-    return Document(label, "", encoding, "xml", tree)
+    return Document(label, "", encoding, "xml", tree, capped)
 
 
 def _tag(element: Any) -> str:

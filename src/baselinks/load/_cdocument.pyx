@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """_cload: document.py's search for a "</html>" end tag in C (optional; the expression in document.py,
-``_HTML_END_TAG``, is the reference).
+``_HTML_END_TAG``, is the reference); and tokens.py's pass for an element of too many attributes
+(``passed``, below; the expression ``tokens._PASSED`` is its reference).
 
 load looks for the first "</html" followed by a space, "/" or ">" (ASCII case folded) in every
 page's bytes, before parsing. Python's ``re`` steps through the bytes one by one (313 M
@@ -52,3 +53,181 @@ cdef Py_ssize_t _search(const unsigned char* start, Py_ssize_t size) noexcept no
             return at
         at += 1
     return -1
+
+
+# --- tokens.py's pass over a page for an element of too many attributes (cap_attributes) ----
+#
+# Where tokens._PASSED, one possessive expression, stops: the same steps, each a memchr or a
+# loop over bytes (Python's re took 0.29 of an lxml parse on the corpus: every byte of text
+# tested against a class). tests/test_compiled_load.py compares the two.
+
+cdef inline bint _gap(unsigned char byte) noexcept nogil:  # [\t\n\f\r /]
+    return byte == 0x20 or byte == 0x2F or byte == 0x09 or byte == 0x0A or byte == 0x0C or byte == 0x0D
+
+
+cdef inline bint _space(unsigned char byte) noexcept nogil:  # [\t\n\f\r ]
+    return byte == 0x20 or byte == 0x09 or byte == 0x0A or byte == 0x0C or byte == 0x0D
+
+
+cdef inline bint _letter(unsigned char byte) noexcept nogil:
+    return (byte | 0x20) >= 0x61 and (byte | 0x20) <= 0x7A
+
+
+cdef Py_ssize_t _find(const unsigned char* s, Py_ssize_t size, Py_ssize_t at, unsigned char byte) noexcept nogil:
+    cdef const unsigned char* found
+    if at >= size:
+        return -1
+    found = <const unsigned char*> memchr(s + at, byte, size - at)
+    return -1 if found == NULL else found - s
+
+
+cdef Py_ssize_t _attribute(const unsigned char* s, Py_ssize_t size, Py_ssize_t at) noexcept nogil:
+    """tokens._ATTRIBUTE at ``at``: where it ends, or -1 when there is none there."""
+    cdef Py_ssize_t i = at
+    cdef Py_ssize_t close
+    cdef unsigned char quote
+    while i < size and _gap(s[i]):
+        i += 1
+    if i >= size or _gap(s[i]) or s[i] == 0x3E:  # a name's first byte: not a gap, not ">"
+        return -1
+    i += 1
+    while i < size and not _gap(s[i]) and s[i] != 0x3E and s[i] != 0x3D:  # [^\t\n\f\r />=]
+        i += 1
+    while i < size and _space(s[i]):
+        i += 1
+    if i < size and s[i] == 0x3D:  # "=": a value, or none (the group is optional)
+        close = i + 1
+        while close < size and _space(s[close]):
+            close += 1
+        if close < size and (s[close] == 0x22 or s[close] == 0x27):
+            quote = s[close]
+            close = _find(s, size, close + 1, quote)
+            if close >= 0:
+                i = close + 1
+        else:
+            while close < size and not _space(s[close]) and s[close] != 0x3E:
+                close += 1
+            i = close
+    return i
+
+
+cdef Py_ssize_t _tag_rest(const unsigned char* s, Py_ssize_t size, Py_ssize_t at, Py_ssize_t most) noexcept nogil:
+    """At most ``most`` attributes (-1: any number), then the tag's end: after its ">", or -1."""
+    cdef Py_ssize_t count = 0
+    cdef Py_ssize_t after
+    while most < 0 or count < most:
+        after = _attribute(s, size, at)
+        if after < 0:
+            break
+        at = after
+        count += 1
+    while at < size and _gap(s[at]):
+        at += 1
+    if at < size and s[at] == 0x3E:
+        return at + 1
+    return -1
+
+
+cdef const char* _RAW[8]
+_RAW[0] = b"script"
+_RAW[1] = b"style"
+_RAW[2] = b"textarea"
+_RAW[3] = b"title"
+_RAW[4] = b"xmp"
+_RAW[5] = b"iframe"
+_RAW[6] = b"noembed"
+_RAW[7] = b"noframes"
+
+
+cdef Py_ssize_t _named(const unsigned char* s, Py_ssize_t size, Py_ssize_t at, const char* name) noexcept nogil:
+    """Whether ``name`` (lower case) is at ``at``, in any ASCII case, and a gap or ">" after
+    it: where it ends, else -1."""
+    cdef Py_ssize_t i = 0
+    while name[i]:
+        if at + i >= size or not _folded(s[at + i], <unsigned char> name[i]):
+            return -1
+        i += 1
+    if at + i < size and (_gap(s[at + i]) or s[at + i] == 0x3E):
+        return at + i
+    return -1
+
+
+cdef Py_ssize_t _raw_end(const unsigned char* s, Py_ssize_t size, Py_ssize_t at, const char* name) noexcept nogil:
+    """Where the raw text from ``at`` ends: the "<" of "</name" and a gap or ">", or the end."""
+    cdef Py_ssize_t i = at
+    while True:
+        i = _find(s, size, i, 0x3C)
+        if i < 0:
+            return size
+        if i + 1 < size and s[i + 1] == 0x2F and _named(s, size, i + 2, name) >= 0:
+            return i
+        i += 1
+
+
+cdef Py_ssize_t _passed(const unsigned char* s, Py_ssize_t size, Py_ssize_t at, Py_ssize_t most) noexcept nogil:
+    cdef Py_ssize_t i = at, end, k
+    cdef unsigned char next_byte
+    while True:
+        i = _find(s, size, i, 0x3C)
+        if i < 0:
+            return size
+        if i + 1 >= size:
+            return size  # "<" at the end: text
+        next_byte = s[i + 1]
+        if next_byte == 0x21 and i + 3 < size and s[i + 2] == 0x2D and s[i + 3] == 0x2D:  # <!--
+            if i + 4 < size and s[i + 4] == 0x3E:
+                i += 5
+            elif i + 5 < size and s[i + 4] == 0x2D and s[i + 5] == 0x3E:
+                i += 6
+            else:
+                end = i + 4
+                while True:
+                    end = _find(s, size, end, 0x2D)
+                    if end < 0 or end + 2 >= size:
+                        return i  # a comment the document ends in
+                    if s[end + 1] == 0x2D and s[end + 2] == 0x3E:
+                        break
+                    end += 1
+                i = end + 3
+        elif next_byte == 0x21 or next_byte == 0x3F or (next_byte == 0x2F and (i + 2 >= size or not _letter(s[i + 2]))):
+            end = _find(s, size, i + 2, 0x3E)
+            if end < 0:
+                return i
+            i = end + 1
+        elif next_byte == 0x2F:  # an end tag: its name, any attributes, ">"
+            end = i + 3
+            while end < size and not _gap(s[end]) and s[end] != 0x3E:
+                end += 1
+            end = _tag_rest(s, size, end, -1)
+            if end < 0:
+                return i
+            i = end
+        elif _letter(next_byte):
+            for k in range(8):
+                end = _named(s, size, i + 1, _RAW[k])
+                if end >= 0:
+                    end = _tag_rest(s, size, end, most)
+                    if end < 0:
+                        return i
+                    i = _raw_end(s, size, end, _RAW[k])
+                    break
+            else:
+                end = i + 2
+                while end < size and not _gap(s[end]) and s[end] != 0x3E:
+                    end += 1
+                end = _tag_rest(s, size, end, most)
+                if end < 0:
+                    return i
+                i = end
+        else:
+            i += 1
+
+
+def passed(bytes data, Py_ssize_t start, Py_ssize_t most) -> int:
+    """Where tokens._PASSED (``most`` attributes a start tag) stops in ``data`` from ``start``."""
+    cdef const unsigned char* s = <const unsigned char*> PyBytes_AS_STRING(data)
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(data)
+    cdef Py_ssize_t at
+    with nogil:
+        at = _passed(s, size, start, most)
+    return at

@@ -29,9 +29,28 @@ from ..compiled import load as load_compiled
 # not this module's name for it (load/__init__.py forwards this module's names, _moved.py)
 from . import html5 as _html5
 from .encoding import REPLACEMENT, REPLACEMENT_UNREAD, decode_as, sniff
-from .tokens import PARSER_RAW_TEXT, flatten, late_tags, passed_over, self_closing, skip, tags
+from .tokens import (
+    MAX_ATTRIBUTES,
+    PARSER_RAW_TEXT,
+    cap_attributes,
+    flatten,
+    late_tags,
+    passed_over,
+    self_closing,
+    skip,
+    tags,
+)
 
-__all__ = ["Document", "Loadable", "load", "load_text", "parse_html", "parse_utf8", "read_source"]
+__all__ = [
+    "Document",
+    "Loadable",
+    "limit_attributes",
+    "load",
+    "load_text",
+    "parse_html",
+    "parse_utf8",
+    "read_source",
+]
 
 # A document's bytes, or the path of a file holding them (batch.Source is any input: a stream too).
 Loadable = bytes | bytearray | memoryview | str | os.PathLike[str]
@@ -140,12 +159,16 @@ def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
     corpus, the same searches on the decoded text took three times as long.
     """
     if parser == "html5":
+        # lexbor's table of names is quadratic in one tag's attribute names (40,000 distinct
+        # ones: 5 s, before the MAX_NAMES guard can stop it at the tag's end): the same cap as
+        # libxml2's below, said the same way
+        html5_data, capped = limit_attributes(data)
         # lexbor copies any byte into the tree, where lxml could not read it back: bytes that
         # are not UTF-8 are read as U+FFFD (load decodes such a page and parses it again)
-        valid = _html5.valid_utf8(data)
-        root = _html5.tree(data if valid else data.decode("utf-8", "replace").encode())
+        utf8 = _html5.valid_utf8(html5_data)
+        root = _html5.tree(html5_data if utf8 else html5_data.decode("utf-8", "replace").encode())
         if root is not None:
-            return root, "", valid
+            return root, capped, utf8 and not capped
     valid = True
     data = _open_root(data)
     if b"</" in data:
@@ -156,6 +179,9 @@ def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
             valid = _is_utf8(data[read_to:])
     if b"\x00" in data:
         data = data.replace(b"\x00", "\ufffd".encode())  # HTML: NUL is a parse error, U+FFFD
+    data, capped = limit_attributes(data)
+    if capped:
+        valid = False  # bytes left out: the page's own are checked as it is decoded
     root, stopped, read = _libxml2(data)
     if stopped is _DEPTH:
         # Elements nested deeper than libxml2 builds: the tree ended there, and every link
@@ -168,11 +194,13 @@ def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
                 f"elements nested deeper than libxml2's limit at line {line}: "
                 "the rest of the document is not read"
             )
-            return root, stopped, False
+            return root, "; ".join(filter(None, (stopped, capped))), False
     if _misplaced(_PARSER.error_log):
         _merge_late_attributes(root, data)
     if not stopped and _outside(root):
         stopped = f"libxml2 ended the document at line {root.sourceline}: the rest is not read"
+    if capped:
+        stopped = "; ".join(filter(None, (stopped, capped)))
     return root, stopped, valid and read and not stopped
 
 
@@ -202,6 +230,22 @@ def _outside(root: Any) -> bool:
     """Whether libxml2 put an element beside the root, where no walk looks (the safety net
     for a case like <html/> above that no repair knows)."""
     return any(isinstance(sibling.tag, str) for sibling in root.itersiblings())
+
+
+def limit_attributes(data: bytes) -> tuple[bytes, str]:
+    """``data`` with the attributes of an element past its first MAX_ATTRIBUTES left out
+    (tokens.cap_attributes, the compiled pass where built), and what was, said by line and
+    byte offset of each element ("" when nothing was). libxml2's HTML and XML parsers are
+    both quadratic in an element's attributes: the SVG loader (find/sheets.py) calls it too."""
+    data, capped = cap_attributes(data, None if _cload is None else _cload.passed)
+    said = []
+    for offset, count in capped:
+        line = data.count(b"\n", 0, offset) + 1
+        said.append(
+            f"an element with {count:,} attributes at line {line} (byte {offset}): the "
+            f"{count - MAX_ATTRIBUTES:,} after the first {MAX_ATTRIBUTES} are not read"
+        )
+    return data, "; ".join(said)
 
 
 def _libxml2(data: bytes) -> tuple[Any, str, bool]:

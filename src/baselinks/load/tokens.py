@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Container, Iterator
+from collections.abc import Callable, Container, Iterator
 from functools import lru_cache
 from typing import AnyStr
 
 __all__ = [
     "ASCII_WHITESPACE",
+    "MAX_ATTRIBUTES",
     "MAX_NESTING",
     "PARSER_RAW_TEXT",
+    "cap_attributes",
     "flatten",
     "late_tags",
     "late_tags_reference",
@@ -369,3 +371,92 @@ def _attributes(text: str, pos: int) -> tuple[dict[str, str] | None, int]:
                 value, pos = text[pos:after], after
             value = html.unescape(value)
         attributes.setdefault(name, value)
+
+
+# --- attributes per element ---------------------------------------------------------------
+
+# libxml2 checks each attribute of a tag against every one before it (htmlParseStartTag: a
+# duplicate is dropped): quadratic in the attributes of one element. Measured (2.14): 250
+# attributes cost 400 ns a byte, 1,000 a microsecond, 8,000 seven (an ordinary page: 16 ns);
+# 40,000 on one element took 14 s (39 s on a loaded machine). No page of the corpus has more
+# than 70 on an element. Past this many, an element's attributes are dropped before parsing,
+# and said (document.py): the first ones are kept, as HTML keeps the first of a duplicate.
+MAX_ATTRIBUTES = 256
+
+# One attribute of a start tag, bytes, from HTML §13.2.5.32-40: the gap before it (a "/" is
+# one), its name, then "=" and a value, quoted or not. Possessive, each class disjoint from
+# what follows it: no backtracking.
+_ATTRIBUTE = (
+    rb"[\t\n\f\r /]*+[^\t\n\f\r />][^\t\n\f\r />=]*+[\t\n\f\r ]*+"
+    rb"""(?:=[\t\n\f\r ]*+(?:"[^"]*+"|'[^']*+'|(?!["'])[^\t\n\f\r >]*+))?+"""
+)
+_TAG_END = rb"[\t\n\f\r /]*+>"
+
+
+def _raw_text_element(name: str) -> bytes:
+    # a start tag of a raw-text element, and its text up to its end tag
+    tag = rb"<(?i:" + name.encode() + rb")(?=[\t\n\f\r />])"
+    attributes = rb"(?:" + _ATTRIBUTE + rb"){0,%d}+" % MAX_ATTRIBUTES
+    text = rb"(?:[^<]++|<(?!/(?i:" + name.encode() + rb")[\t\n\f\r />]))*+"
+    return tag + attributes + _TAG_END + text
+
+
+# What the search for an element over MAX_ATTRIBUTES passes over in one expression: text, a
+# "<" that starts no markup, comments, doctypes, bogus comments and processing instructions,
+# end tags, the raw text of libxml2's raw-text elements, and every start tag of at most
+# MAX_ATTRIBUTES attributes. Possessive: nothing is read twice. It stops at a tag of more, or
+# at what runs to the end of the document (an unclosed comment, tag or quote): no tag after.
+_PASSED = re.compile(
+    rb"(?:[^<]++"
+    rb"|<(?![!?/A-Za-z])"
+    rb"|<!--(?:-?>|(?:[^-]++|-(?!->))*+-->)"
+    rb"|<(?:!(?!--)|\?|/(?![A-Za-z]))[^>]*+>"
+    rb"|</[A-Za-z][^\t\n\f\r />]*+(?:"
+    + _ATTRIBUTE
+    + rb")*+"
+    + _TAG_END
+    + b"".join(b"|" + _raw_text_element(name) for name in PARSER_RAW_TEXT)
+    + rb"|<[A-Za-z][^\t\n\f\r />]*+(?:"
+    + _ATTRIBUTE
+    + rb"){0,%d}+" % MAX_ATTRIBUTES
+    + _TAG_END
+    + rb")*+"
+)
+_MANY = re.compile(rb"<[A-Za-z][^\t\n\f\r />]*+(?:" + _ATTRIBUTE + rb"){%d}+" % MAX_ATTRIBUTES)
+_REST = re.compile(rb"(?:" + _ATTRIBUTE + rb")*+(" + _TAG_END + rb")")
+_NOT_NEWLINE = re.compile(rb"[^\n]++")
+
+
+def cap_attributes(
+    data: bytes, passing: Callable[[bytes, int, int], int] | None = None
+) -> tuple[bytes, list[tuple[int, int]]]:
+    """``data`` with the attributes of each element after its first :data:`MAX_ATTRIBUTES`
+    blanked (their line breaks kept: the line numbers stay); and for each such element, the
+    offset of its tag and how many attributes it had. Linear: one possessive pass, or
+    ``passing`` (document.py's compiled copy of it: where it stops, from where, with how
+    many attributes a start tag may have)."""
+    pieces: list[bytes] = []
+    capped: list[tuple[int, int]] = []
+    done = position = 0
+    while True:
+        if passing is None:
+            position = skip(_PASSED, data, position)
+        else:
+            position = passing(data, position, MAX_ATTRIBUTES)
+        many = _MANY.match(data, position)
+        if many is None or _ATTRIBUTE_START.match(data, many.end()) is None:
+            break  # (stopped at what runs to the end: an unclosed comment, tag or quote)
+        rest = _REST.match(data, many.end())
+        end = len(data) if rest is None else rest.start(1)  # up to its "/>" or ">", or the end
+        dropped = data[many.end() : end]
+        count = MAX_ATTRIBUTES + len(_ATTRIBUTE_START.findall(dropped))
+        pieces += (data[done : many.end()], _NOT_NEWLINE.sub(b"", dropped))
+        capped.append((position, count))
+        done = position = end
+    if not capped:
+        return data, capped
+    pieces.append(data[done:])
+    return b"".join(pieces), capped
+
+
+_ATTRIBUTE_START = re.compile(_ATTRIBUTE)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
 from ..errors import InputError, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
+from ..write.formats import output_budget, rendered_within
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
@@ -341,8 +342,17 @@ class Task(Generic[T]):
             for link in links:
                 by_url.setdefault(link.url, link)
             links = list(by_url.values())
+        output, written = rendered_within(self.render, links, output_budget(len(part.body or b"")))
+        if written < len(links):
+            left = len(links) - written
+            cut = (
+                f"output over {output_budget(len(part.body or b'')):,} bytes (the limit for "
+                f"a document of this size): the last {counted(left, 'link')} not written"
+            )
+            unread = f"{unread}; {cut}" if unread else cut
+            links = links[:written]
         no_base, stats = (0, None) if self.count is None else self.count(links)
-        return Done(part.name, self.render(links), len(links), unread or None, no_base, stats)
+        return Done(part.name, output, written, unread or None, no_base, stats)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):

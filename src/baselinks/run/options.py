@@ -7,10 +7,12 @@ is read, each checked once (a wrong value fails before the first document, by na
     summary (stats)   counter     what each document's links are counted for
     root_url, root    mirrored    a file's URL in a mirrored site (base/mirror.py's conventions)
     source            refuse_markup   a str is a path; markup passed as one is refused
+    source, url...    refuse_wrong_types   a value of the wrong type fails at once, named
 """
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ __all__ = [
     "mirrored",
     "new_in_run",
     "refuse_markup",
+    "refuse_wrong_types",
     "unique_scope",
 ]
 
@@ -145,3 +148,23 @@ def refuse_markup(source: Source) -> None:
             "a str is a path, and this looks like markup: pass the document as bytes "
             "(markup.encode(), or the bytes as fetched, so that its charset is honoured)"
         )
+
+
+def refuse_wrong_types(source: object, **text: object) -> None:
+    """A ``source`` that is no document's bytes, path or binary stream, or one of the ``text``
+    options (``url=``, ``name=``...) that is no ``str``, fails at once with a TypeError naming
+    it: ``iter_links(123)`` and ``url=5`` were read on, failed inside the pipeline, and were
+    reported as "internal error (a bug in baselinks ...)". Markup passed as a path too
+    (:func:`refuse_markup`)."""
+    if isinstance(source, io.TextIOBase):
+        raise TypeError("source is a text stream: open the file in binary mode ('rb')")
+    if not isinstance(source, bytes | bytearray | memoryview | str | os.PathLike) and not callable(
+        getattr(source, "read", None)
+    ):
+        raise TypeError(
+            f"source must be bytes, a path or a binary file, not {type(source).__name__}"
+        )
+    for name, value in text.items():
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    refuse_markup(source)  # type: ignore[arg-type]  # (a str is a path: checked above)

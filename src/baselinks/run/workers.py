@@ -28,7 +28,14 @@ if TYPE_CHECKING:
     from concurrent.futures.process import BrokenProcessPool
     from multiprocessing.process import BaseProcess
 
-__all__ = ["STOPPING", "Recovery", "ordered_map", "resolve_workers", "signals_held"]
+__all__ = [
+    "MAX_WORKERS",
+    "STOPPING",
+    "Recovery",
+    "ordered_map",
+    "resolve_workers",
+    "signals_held",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -72,10 +79,17 @@ class Recovery(Generic[T, R]):
     join: Callable[[list[R]], R]
 
 
+# The most worker processes a run starts (``-j``, ``workers=``): each is a Python with lxml
+# (some 40 MB), and a number past the machine's (-j 99999999999999999999) is a mistake.
+MAX_WORKERS = 1024
+
+
 def resolve_workers(workers: int) -> int:
     """``workers`` as a process count: 0 means one per CPU the process may use."""
-    if workers < 0:
-        raise ValueError(f"workers must be 0 (one per CPU) or more, not {workers}")
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise TypeError(f"workers must be an int, not {type(workers).__name__}")
+    if not 0 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be from 0 (one per CPU) to {MAX_WORKERS}, not {workers}")
     if workers == 0:
         return (
             len(os.sched_getaffinity(0))
@@ -261,9 +275,49 @@ class _Pool(Generic[T, R]):
             # An early end (an error, `| head`, Ctrl-C, SIGTERM): no result is wanted any more,
             # and a worker busy with a large document must not hold the exit, nor keep the
             # output pipe open after the main process is gone.
-            for process in _processes(self.executor):
+            processes = _processes(self.executor)
+            for process in processes:
                 process.terminate()
+            _ended(processes)
+            _result_pipe_closed(self.executor)
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+# How long a worker is given to end on SIGTERM (it takes it at once: its own handler is the
+# default) before it is killed.
+_TERM_SECONDS = 5.0
+
+
+def _ended(processes: list[BaseProcess]) -> None:
+    """Each of ``processes`` ended (killed past :data:`_TERM_SECONDS`), waited for by its
+    sentinel: the pool's own thread joins them, and two waits for one child are one too many."""
+    from multiprocessing.connection import wait
+
+    waiting = {process.sentinel: process for process in processes}
+    for _ in range(2):
+        deadline = _TERM_SECONDS
+        while waiting and deadline > 0:
+            for ready in wait(list(waiting), timeout=0.1):
+                waiting.pop(ready)  # type: ignore[arg-type]  # the sentinels given: ints
+            deadline -= 0.1
+        for process in waiting.values():
+            process.kill()
+
+
+def _result_pipe_closed(executor: ProcessPoolExecutor) -> None:
+    """This process's end of the pipe the workers write their results to, closed.
+
+    A worker stopped while it writes a large result (a unit's JSON Lines: half a megabyte,
+    more than the pipe holds) leaves half a message in the pipe. The pool's thread reads on,
+    waiting for the rest, and since this process holds the pipe's writing end too, no end of
+    file ever comes: ``shutdown`` waited for that thread forever (``-j 2 --format parquet |
+    head -c 100``; SIGTERM or Ctrl-C at the wrong moment: 2 runs in 30). Closed, the read ends
+    (EOFError), the pool breaks, and it shuts down as a broken pool does. CPython keeps the
+    queue as ``_result_queue`` (a SimpleQueue: ``_writer``)."""
+    writer = getattr(getattr(executor, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with suppress(OSError):
+            writer.close()
 
 
 # fcntl(2): "F_SETPIPE_SZ: change the capacity of the pipe referred to by fd to be at least

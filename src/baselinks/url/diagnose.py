@@ -332,10 +332,22 @@ def saved_copy(document: str, references: Iterable[str]) -> list[bool]:
 
 
 def _is_folder(directory: str, name: str) -> bool:
-    # as written (Chrome writes "./My Page_files/"), else percent-decoded (Firefox escapes)
-    return os.path.isdir(os.path.join(directory, name)) or (
-        "%" in name and os.path.isdir(os.path.join(directory, unquote(name)))
+    # as written (Chrome writes "./My Page_files/"), else percent-decoded (Firefox escapes).
+    # Decoded, a name is one folder beside the document or none: "..%2Fsecret_files" was
+    # looked up as ../secret_files, outside the input, and whether that folder exists showed
+    # in the output (saved-copy). Nor "%5C" (a separator on Windows), nor a NUL.
+    if os.path.isdir(os.path.join(directory, name)):
+        return True
+    if "%" not in name:
+        return False
+    decoded = unquote(name)
+    return _ONE_NAME.fullmatch(decoded) is not None and os.path.isdir(
+        os.path.join(directory, decoded)
     )
+
+
+# A name that is one path segment: no separator, no NUL (it ends in "_files": never . or ..).
+_ONE_NAME = re.compile(r"[^/\\\x00]+")
 
 
 # A reference into such a folder holds "_files/" (in any case, and any case folding that

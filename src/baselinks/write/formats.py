@@ -16,7 +16,7 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
-from typing import Any, NamedTuple, Protocol, TextIO
+from typing import Any, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 from ..errors import BIDI, CONTROLS, printable
 from ..resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link
@@ -26,10 +26,14 @@ __all__ = [
     "COLUMNAR",
     "FIELDED",
     "FORMATS",
+    "MAX_OUTPUT_RATIO",
+    "MIN_OUTPUT_BYTES",
     "WRITERS",
     "Format",
     "check_fields",
+    "output_budget",
     "output_format",
+    "rendered_within",
     "utf8_render",
     "write_csv",
     "write_jsonl",
@@ -341,3 +345,71 @@ write_table = WRITERS["table"]
 # extra; pyarrow is imported only when one is written). Fielded as jsonl, csv and tsv are; each
 # is a ParquetSink over a path or a binary stream, fed the links a document at a time.
 COLUMNAR = ("parquet",)
+
+
+_R = TypeVar("_R")  # what a render makes of links: text, bytes, or the links
+
+
+# A document's records, rendered (JSON Lines, CSV...), are held whole until they are written
+# (run/batch.py: the main process writes a worker's in one piece): at most MAX_OUTPUT_RATIO
+# times its bytes, or MIN_OUTPUT_BYTES when that is more. Without it an 80 KB page with a
+# 40 KB <base> and 4,000 links (each record repeats its base: 80 KB a record) took 483 MB;
+# iter_links, which hands out the links themselves, sharing their strings, streams the page
+# in 26 MB and has no such limit.
+MAX_OUTPUT_RATIO = 64
+MIN_OUTPUT_BYTES = 16 << 20
+
+
+def output_budget(size: int) -> int:
+    """How many bytes of records a document of ``size`` bytes may make."""
+    return max(MIN_OUTPUT_BYTES, MAX_OUTPUT_RATIO * size)
+
+
+# Links rendered at a time past the first slice, at most: a slice is sized to about _STEP bytes.
+_FIRST_SLICE = 256
+_STEP = 1 << 20
+
+
+def rendered_within(
+    render: Callable[[list[Link]], _R], links: list[Link], budget: int
+) -> tuple[_R, int]:
+    """``render(links)``, and how many of ``links`` it holds: all, unless the text (or bytes)
+    would pass ``budget``, then the first ones whose text stays within it. A render that makes
+    no text (the links themselves, for iter_links or Parquet) is not measured."""
+    first = render(links[:_FIRST_SLICE])
+    if len(links) <= _FIRST_SLICE:
+        if isinstance(first, str | bytes) and len(first) > budget:
+            return _within(render, links, budget)
+        return first, len(links)
+    if not isinstance(first, str | bytes):
+        return render(links), len(links)
+    average = len(first) / _FIRST_SLICE
+    if average * len(links) <= budget / 2:  # nearly every document: one call more
+        whole = render(links)
+        if len(cast(str | bytes, whole)) <= budget:
+            return whole, len(links)
+    return _within(render, links, budget)
+
+
+def _within(render: Callable[[list[Link]], _R], links: list[Link], budget: int) -> tuple[_R, int]:
+    """The text of the first of ``links`` whose text stays within ``budget``, rendered a slice
+    of about _STEP bytes at a time (never the whole, whose text is what is too large)."""
+    pieces: list[str | bytes] = []
+    size = done = 0
+    step = 1
+    while done < len(links):
+        piece = cast(str | bytes, render(links[done : done + step]))
+        if size + len(piece) > budget:
+            if step == 1:
+                break
+            step = max(1, step // 2)  # the last slice again, smaller, to the last link that fits
+            continue
+        pieces.append(piece)
+        size += len(piece)
+        done += step
+        step = max(1, min(4096, int(step * _STEP / max(len(piece), 1))))
+    if any(isinstance(piece, bytes) for piece in pieces):  # (a UTF-8 stream's: the same bytes)
+        text: str | bytes = b"".join(p if isinstance(p, bytes) else p.encode() for p in pieces)
+    else:
+        text = "".join(cast(list[str], pieces))
+    return cast(_R, text), done

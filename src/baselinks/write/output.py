@@ -4,7 +4,7 @@
                                           at the end: a reader never sees half a file. An existing
                                           file keeps its mode (and owner, where allowed), a new
                                           one gets the umask's; through a symlink, the target is
-                                          replaced (the link stays).
+                                          replaced (the link stays), as the kernel follows it.
     -o /dev/stdout (/dev/fd/N...), a      written to directly, appended as ``>>`` would
     character device or a FIFO            (/dev/null, a tty, a named pipe)
     -o a directory, socket, block device  refused before anything is read
@@ -183,16 +183,32 @@ def _raw(fd: int, closefd: bool) -> io.RawIOBase:
 
 def _text(fd: int, *, closefd: bool = True, like: TextIO | None = None) -> TextIO:
     """A text stream on ``fd`` that writes everything or raises; ``like``: the stream whose
-    encoding, errors, newlines and line buffering it keeps (standard output)."""
+    newlines and line buffering it keeps (standard output), and its encoding on a terminal.
+
+    The records are UTF-8 wherever they go but to a terminal (JSON Lines must be, RFC 8259
+    §8.1; a CSV or a list of URLs read by a program is no different): under a C locale or
+    ``PYTHONIOENCODING=ascii``, standard output's encoding could not write "é", and the first
+    such URL was a UnicodeEncodeError traceback that lost every link of the run. A person at
+    a terminal reads its encoding, what it cannot show written as Python escapes it."""
     if like is None:
         return io.TextIOWrapper(_Whole(_raw(fd, closefd)), encoding="utf-8", newline="")
+    terminal = _isatty(fd)
+    encoding = like.encoding if terminal else "utf-8"
+    utf8 = codecs.lookup(encoding).name == "utf-8"
     return io.TextIOWrapper(
         _Whole(_raw(fd, closefd)),
-        encoding=like.encoding,
-        errors=like.errors,
+        encoding=encoding,
+        errors=like.errors if utf8 else "backslashreplace",
         line_buffering=bool(like.line_buffering),
         write_through=bool(getattr(like, "write_through", False)),  # PYTHONUNBUFFERED
     )
+
+
+def _isatty(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
 
 
 def _stdout() -> tuple[TextIO, bool]:
@@ -220,15 +236,20 @@ class Output:
     """An open output: ``stream`` to write to, then :meth:`commit` or :meth:`discard`."""
 
     def __init__(
-        self, name: str, raw: TextIO, owned: bool = True, temp: str | None = None, target: str = ""
+        self,
+        name: str,
+        raw: TextIO,
+        owned: bool = True,
+        temp: str | None = None,
+        place: _Place | None = None,
     ) -> None:
         self.name = name
         self.raw = raw
         self.owned = owned  # closed at the end (not a stand-in for standard output)
         # bytes straight to the binary stream only under a text stream of our own making
         self.stream = cast(TextIO, _Guarded(raw, name, _utf8(raw) if owned else None))
-        self.temp = temp  # the temporary file, renamed to ``target`` by commit()
-        self.target = target
+        self.temp = temp  # the temporary file's name, renamed to the place's by commit()
+        self.place = place
 
     def commit(self) -> None:
         """Everything written: flushed, and the temporary file put in place."""
@@ -237,9 +258,11 @@ class Output:
             return
         try:
             self.raw.close()
-            if self.temp is not None:
-                os.replace(self.temp, self.target)
+            if self.temp is not None and self.place is not None:
+                directory = self.place.directory
+                os.replace(self.temp, self.place.name, src_dir_fd=directory, dst_dir_fd=directory)
                 self.temp = None
+                self.place.created = False
         except OSError as exc:
             raise OutputError(self.name, _words(exc)) from None
 
@@ -249,10 +272,15 @@ class Output:
             return
         with contextlib.suppress(OSError):  # a full disk again, as the buffer is flushed
             self.raw.close()
-        if self.temp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.temp)
-            self.temp = None
+        place = self.place
+        if place is not None:
+            for name in (self.temp, place.name if place.created else None):
+                if name is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(name, dir_fd=place.directory)
+            place.close()
+            self.place = None
+        self.temp = None
 
 
 def open_output(path: str | None) -> Output:
@@ -262,30 +290,107 @@ def open_output(path: str | None) -> Output:
     try:
         if _direct(path):
             return Output(path, _text(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)))
-        target = os.path.realpath(path)  # through a symlink: its target is replaced
+        place = _Place.of(path)
         try:
-            status: os.stat_result | None = os.stat(target)
-        except FileNotFoundError:
-            status = None
-        if status is not None and not stat.S_ISREG(status.st_mode):
-            kind = "is a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
-            raise OutputError(path, f"{kind}: not written")
-        fd, temp = _temporary(os.path.dirname(target))
-        try:
-            if status is not None:
-                os.fchmod(fd, stat.S_IMODE(status.st_mode))
-                if (status.st_uid, status.st_gid) != (os.geteuid(), os.getegid()):
-                    # root writing a user's file leaves it theirs (others may not chown)
-                    with contextlib.suppress(PermissionError):
-                        os.fchown(fd, status.st_uid, status.st_gid)
-            raw = _text(fd)
+            fd, temp = _temporary(place.directory)
+            try:
+                if place.status is not None:
+                    os.fchmod(fd, stat.S_IMODE(place.status.st_mode))
+                    if (place.status.st_uid, place.status.st_gid) != (os.geteuid(), os.getegid()):
+                        # root writing a user's file leaves it theirs (others may not chown)
+                        with contextlib.suppress(PermissionError):
+                            os.fchown(fd, place.status.st_uid, place.status.st_gid)
+                raw = _text(fd)
+            except BaseException:
+                os.close(fd)
+                os.unlink(temp, dir_fd=place.directory)
+                raise
         except BaseException:
-            os.close(fd)
-            os.unlink(temp)
+            place.close()
             raise
     except OSError as exc:
         raise OutputError(path, _words(exc)) from None
-    return Output(path, raw, True, temp, target)
+    return Output(path, raw, True, temp, place)
+
+
+class _Place:
+    """Where ``-o`` writes: a directory, open, and a name in it; what is there now.
+
+    The name given is never resolved here. A symbolic link is followed by the kernel, by
+    opening it: where /proc/sys/fs/protected_symlinks is set (every distribution's default),
+    the kernel refuses to follow a link in a sticky world-writable directory (/tmp) that
+    another user owns. Resolving it by hand (``os.path.realpath``) bypassed that: a link
+    planted by ``nobody`` in /tmp made a run as root replace the link's target, a file only
+    root may write (a cron line, in the reproducer). The temporary file is then made, and
+    renamed, in the directory the kernel found, by its descriptor: no path is walked twice.
+    """
+
+    def __init__(self, directory: int, name: str, status: os.stat_result | None) -> None:
+        self.directory = directory  # a descriptor of the directory written to
+        self.name = name  # the file's name in it
+        self.status = status  # the file there (its mode and owner are kept), None if none
+        self.created = False  # an empty file made through a dangling link, to remove on failure
+
+    @classmethod
+    def of(cls, path: str) -> _Place:
+        if not os.path.islink(path):
+            directory, name = os.path.split(path)
+            try:
+                status: os.stat_result | None = os.stat(path)
+            except FileNotFoundError:
+                status = None
+            return cls._opened(directory, name, status, path)
+        return cls._through_link(path)
+
+    @classmethod
+    def _through_link(cls, path: str) -> _Place:
+        flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC  # opens nothing else
+        created = False
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:  # a dangling link: its target made, as `>` would
+            fd = os.open(path, flags | os.O_CREAT, 0o666)
+            created = True
+        try:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise OutputError(path, "not a regular file: not written")
+            target = _resolved(fd, path)
+        finally:
+            os.close(fd)
+        directory, name = os.path.split(target)
+        place = cls._opened(directory, name, status, path)
+        place.created = created
+        try:
+            there = os.stat(name, dir_fd=place.directory, follow_symlinks=False)
+            if (there.st_dev, there.st_ino) != (status.st_dev, status.st_ino):
+                raise OutputError(path, "changed while it was opened: not written")
+        except BaseException:
+            place.close()
+            raise
+        return place
+
+    @classmethod
+    def _opened(cls, directory: str, name: str, status: os.stat_result | None, path: str) -> _Place:
+        if status is not None and not stat.S_ISREG(status.st_mode):
+            kind = "is a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+            raise OutputError(path, f"{kind}: not written")
+        fd = os.open(directory or ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return cls(fd, name, status)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.directory)
+
+
+def _resolved(fd: int, path: str) -> str:
+    """The path of the file open on ``fd``, as the kernel reached it (Linux: /proc); else
+    ``path`` resolved here, which :meth:`_Place._through_link` then checks is that file."""
+    with contextlib.suppress(OSError):
+        target = os.readlink(f"/proc/self/fd/{fd}")
+        if target.startswith("/") and not target.endswith(" (deleted)"):
+            return target
+    return os.path.realpath(path)
 
 
 # /dev/stdout, /dev/fd/1, /proc/self/fd/1: a descriptor the caller opened, maybe on a file
@@ -304,16 +409,17 @@ def _direct(path: str) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
-def _temporary(directory: str) -> tuple[int, str]:
-    """A new file in ``directory``, open to write, with the mode the umask gives (tempfile's
-    are 0600, which the rename would pass on to the output)."""
+def _temporary(directory: int) -> tuple[int, str]:
+    """A new file in the directory open on ``directory``, open to write, with the mode the
+    umask gives (tempfile's are 0600, which the rename would pass on to the output); and its
+    name there."""
     import secrets  # random and hashlib under it: only a run that writes a file pays for them
 
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     while True:
-        temp = os.path.join(directory, f".baselinks-{secrets.token_hex(6)}.tmp")
+        temp = f".baselinks-{secrets.token_hex(6)}.tmp"
         try:
-            return os.open(temp, flags, 0o666), temp
+            return os.open(temp, flags, 0o666, dir_fd=directory), temp
         except FileExistsError:
             continue
 

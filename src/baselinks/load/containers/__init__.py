@@ -129,10 +129,17 @@ def _read_up_to(stream: BinaryIO, size: int) -> bytes:
 
 
 def _gunzip_head(head: bytes) -> bytes:
-    try:
-        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, HEAD_BYTES)
-    except zlib.error:
-        return b""
+    """What the first bytes of a gzip input decompress to, up to damage in them: a .warc.gz
+    damaged 700 bytes in was sniffed from nothing, read as one gzip stream, and every
+    record after the damage was lost."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out: list[bytes] = []
+    for start in range(0, len(head), 256):
+        try:
+            out.append(inflater.decompress(head[start : start + 256], HEAD_BYTES))
+        except zlib.error:
+            break
+    return b"".join(out)[:HEAD_BYTES]
 
 
 def _gunzip(data: bytes, name: str) -> tuple[bytes, InputError | None]:
@@ -302,7 +309,7 @@ def _fetched(
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
-        decoded, problem = decode_content(body, headers)
+        decoded, problem = decode_content(body, headers, framed=False)  # its client's
     except InputError as exc:
         yield exc.located(name)
         return

@@ -214,8 +214,9 @@ def _looks_binary(data: bytes) -> bool:
     return any(byte < 0x09 or 0x0E <= byte < 0x20 for byte in head)
 
 
-def decode_coding(data: bytes, coding: str) -> Body:
-    """``data`` with one content coding removed (see the module's table)."""
+def decode_coding(data: bytes, coding: str, field: str = "Content-Encoding") -> Body:
+    """``data`` with one content coding removed (see the module's table); ``field``: the
+    header that named it (``Transfer-Encoding`` lists them too), for the error."""
     if not data:
         return Body(b"", "")  # a HEAD response, a 304: nothing was coded
     try:
@@ -234,4 +235,4 @@ def decode_coding(data: bytes, coding: str) -> Body:
         if _looks_binary(data):
             return Body(b"", f"does not decode ({exc.reason}): nothing of the body is read")
         return Body(data, "")  # not encoded after all (see above)
-    raise InputError(f"unknown Content-Encoding {coding!r}")
+    raise InputError(f"unknown {field} {coding!r}")

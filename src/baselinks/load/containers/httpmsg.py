@@ -7,10 +7,21 @@ The head is parsed by hand: ``http.client.parse_headers`` wants a socket-like fi
 headers and at 64 KB lines (real WARCs exceed both), and the grammar is a few lines (RFC 9112
 §2.2, §5: a status line, then ``name: value`` lines, folded lines joined, up to an empty line).
 
-Bodies are decoded here, not by the WARC library: chunked transfer coding (RFC 9112 §7.1), then
-``Content-Encoding`` (gzip, deflate, br, zstd when the interpreter has it), each step with a cap
-on its output, because a few kilobytes of gzip can claim gigabytes (warcio's decoders have no
-cap, and its brotli decoder fails with brotli ≥ 1.2).
+Bodies are decoded here, not by the WARC library: chunked transfer coding (RFC 9112 §7.1), the
+other transfer codings, then ``Content-Encoding`` (gzip, deflate, br, zstd when the interpreter
+has it), each step with a cap on its output, because a few kilobytes of gzip can claim gigabytes
+(warcio's decoders have no cap, and its brotli decoder fails with brotli ≥ 1.2).
+
+A message as it was sent (a raw response file, a WARC response record) is read as RFC 9112
+frames it, and what breaks the framing is said: a chunk-size line that is no hex number, a chunk
+longer than what is there, no last chunk. A body a caller fetched (``headers=``) has been
+de-framed by its HTTP client, which keeps the ``Transfer-Encoding: chunked`` header (Python's
+``http.client``, requests): it is de-chunked only when it is a whole chunked body, else taken as
+it came. Interim responses (1xx, RFC 9110 §15.2: ``100 Continue``, ``103 Early Hints``) before
+the final one are passed over: the final response is the page.
+
+A header block is at most :data:`MAX_HEADER_BYTES` and :data:`MAX_HEADERS` lines (the WARC
+header blocks warc.py reads too): beyond, the message is reported and not read.
 """
 
 from __future__ import annotations
@@ -27,6 +38,9 @@ from .entries import Part, Skipped
 
 __all__ = [
     "MAX_DECODED_BYTES",
+    "MAX_HEADERS",
+    "MAX_HEADER_BYTES",
+    "HeaderLimit",
     "Response",
     "body_damage",
     "decode_content",
@@ -38,6 +52,20 @@ __all__ = [
 # "HTTP/1.1 200 OK", "HTTP/2 301", "HTTP/1.0 404" (the reason phrase is optional).
 # A literal prefix, then bounded digit runs: linear.
 _STATUS_LINE = re.compile(rb"HTTP/\d(?:\.\d)?[ \t]+(\d{3})(?:[ \t]|\r?$)")
+
+# The largest header block read (an HTTP message's status line and headers, a WARC record's
+# header block), and the most lines in one. Chromium refuses a response whose head is over
+# 256 KiB (net::ERR_RESPONSE_HEADERS_TOO_BIG); http.client stops at 100 headers and 64 KiB
+# lines, which real WARCs exceed. Without a limit, 300 KB of gzip made 100 million header
+# lines (5.3 GB of memory, 204 s); warcio joins a folded WARC header with "+=", quadratic
+# in its lines (50,000 took 0.7 s, 200,000 17.7 s).
+MAX_HEADER_BYTES = 1 << 20
+MAX_HEADERS = 10_000
+
+
+class HeaderLimit(ValueError):
+    """A header block over :data:`MAX_HEADER_BYTES` or :data:`MAX_HEADERS` (warc.py's reader
+    raises it; the record is reported as damage and the next one read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +103,13 @@ def as_pairs(
     return tuple((str(k), str(v)) for k, v in items)
 
 
-def _head_end(data: bytes) -> tuple[int, int]:
-    """(end of the head, start of the body): the first empty line, CRLF or bare LF."""
-    crlf = data.find(b"\r\n\r\n")
+def _head_end(data: bytes, start: int = 0) -> tuple[int, int]:
+    """(end of the head, start of the body) of the message at ``start``: the first empty
+    line, CRLF or bare LF; ``len(data)`` twice when there is none."""
+    crlf = data.find(b"\r\n\r\n", start)
     # a bare LF pair ends the head only before the first CRLF pair: not looked for past it
     # (a record's head is read with 64 KiB of its body: most of that is never scanned)
-    lf = data.find(b"\n\n", 0, len(data) if crlf < 0 else crlf + 1)
+    lf = data.find(b"\n\n", start, len(data) if crlf < 0 else crlf + 1)
     if crlf >= 0 and (lf < 0 or crlf < lf):
         return crlf, crlf + 4
     if lf >= 0:
@@ -109,15 +138,43 @@ def parse_headers(block: bytes) -> tuple[tuple[str, str], ...]:
 
 
 def parse_response(data: bytes, with_body: bool = True) -> Response:
-    """Split a raw HTTP response. Raises :class:`InputError` when there is no status line.
-    ``with_body=False``: its head alone, the body ``b""`` (not copied out)."""
-    end, body = _head_end(data)
-    head = data[:end]
+    """Split a raw HTTP response. Raises :class:`InputError` when there is no status line, or
+    its head is over the limits. ``with_body=False``: its head alone, the body ``b""`` (not
+    copied out); the head must then end in ``data``.
+
+    RFC 9110 §15.2: "A client MUST be able to parse one or more 1xx responses received prior
+    to a final response". An interim response (``100 Continue``; ``103 Early Hints``, whose
+    links are hints of the final response's, RFC 8297 §2) is passed over when a response
+    follows it; ``101 Switching Protocols`` is final (what follows is another protocol).
+    """
+    start = 0
+    while True:
+        end, body = _head_end(data, start)
+        if not with_body and end == len(data):
+            raise InputError("HTTP head not complete in what was read", offset=start)
+        status, headers = _head(data, start, end)
+        interim = 100 <= status < 200 and status != 101
+        if not (interim and _STATUS_LINE.match(data[body : body + 16].lstrip())):
+            return Response(status, headers, data[body:] if with_body else b"")
+        start = body
+
+
+def _head(data: bytes, start: int, end: int) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """The status and the headers of the head ``data[start:end]``, within the limits."""
+    if end - start > MAX_HEADER_BYTES:
+        raise InputError(
+            f"HTTP header block larger than {MAX_HEADER_BYTES:,} bytes: not read", offset=start
+        )
+    if data.count(b"\n", start, end) >= MAX_HEADERS:
+        raise InputError(
+            f"HTTP header block of more than {MAX_HEADERS:,} lines: not read", offset=start
+        )
+    head = data[start:end]
     first, _, rest = head.partition(b"\n")
     match = _STATUS_LINE.match(first.lstrip())
     if match is None:
-        raise InputError(f"not an HTTP response: status line {first[:60]!r}", offset=0)
-    return Response(int(match.group(1)), parse_headers(rest), data[body:] if with_body else b"")
+        raise InputError(f"not an HTTP response: status line {first[:60]!r}", offset=start)
+    return int(match.group(1)), parse_headers(rest)
 
 
 def media_type(headers: Iterable[tuple[str, str]]) -> tuple[str, str | None]:
@@ -137,54 +194,88 @@ def media_type(headers: Iterable[tuple[str, str]]) -> tuple[str, str | None]:
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")  # bounded: linear
 
 
-def dechunk(body: bytes) -> bytes | None:
+def dechunk(body: bytes, strict: bool = True) -> Body | None:
     """RFC 9112 §7.1 chunked transfer coding, decoded; ``None`` if ``body`` is not chunked.
 
-    A body cut short keeps the chunks that arrived; a chunk size that is not hex after the
-    first chunk ends the body there (what browsers show).
+    ``strict``: the body as it was sent. Its first line not a chunk size, it is taken for a
+    body already de-chunked (archives keep the header); after that, what breaks the framing
+    keeps the chunks before it and is the problem said: a chunk-size line that is no hex
+    number (where a browser stops too), a chunk longer than what is there (its bytes are
+    kept), the data ending before the last chunk. Not ``strict`` (a caller's client
+    de-chunked it and kept the header): only a whole chunked body, from its first chunk to
+    its last, is one; anything else is ``None``, the body as it came.
     """
     out: list[bytes] = []
     pos = total = 0
+    problem = " cut short: no last chunk"
     while True:
         eol = body.find(b"\n", pos)
-        if eol < 0:
-            if pos == 0:
-                return None
-            break
-        size_field = body[pos:eol].split(b";", 1)[0].strip()
+        line = body[pos : len(body) if eol < 0 else eol]
+        size_field = line.split(b";", 1)[0].strip()
         if _CHUNK_SIZE.fullmatch(size_field) is None:
-            if pos == 0:
+            if pos == 0 or not strict:
                 return None
+            if eol >= 0 or size_field:  # (else: the data ends where a chunk-size line would)
+                text = line[:20].rstrip(b"\r").decode("latin-1")
+                problem = f": the line at byte {pos}, {text!r}, is no chunk size"
             break
         size = int(size_field, 16)
         if size == 0:
+            if not strict and body[eol + 1 :].strip(b"\r\n"):
+                return None  # trailer fields, or what follows a de-chunked body's "0" line
+            problem = ""
+            break
+        if eol < 0:
             break
         start = eol + 1
         out.append(body[start : start + size])
-        total += size
+        total += len(out[-1])
         if total > MAX_DECODED_BYTES:
             raise InputError(f"chunked body larger than {MAX_DECODED_BYTES} bytes")
+        if start + size > len(body):
+            if not strict:
+                return None
+            there = len(body) - start
+            problem = f" cut short: a chunk of {size:,} bytes at byte {pos}, {there:,} there"
+            break
         pos = start + size
         pos += 2 if body.startswith(b"\r\n", pos) else 1 if body.startswith(b"\n", pos) else 0
-    return b"".join(out)
+    return Body(b"".join(out), f"chunked body{problem}" if problem else "")
 
 
-def decode_content(body: bytes, headers: Iterable[tuple[str, str]]) -> Body:
-    """``body`` with its transfer coding and content codings removed (:mod:`.coding`), and
+def _codings(headers: tuple[tuple[str, str], ...], name: str) -> list[str]:
+    """The codings a header lists, over all its lines (RFC 9110 §5.3: two field lines of a
+    name are one comma-separated list), lower case, ``identity`` left out."""
+    values = (value for key, value in headers if key.lower() == name)
+    listed = (coding.strip().lower() for value in values for coding in value.split(","))
+    return [coding for coding in listed if coding and coding != "identity"]
+
+
+def decode_content(body: bytes, headers: Iterable[tuple[str, str]], framed: bool = True) -> Body:
+    """``body`` with its transfer codings and content codings removed (:mod:`.coding`), and
     what could not be decoded ("" when everything was). Output is capped at
-    :data:`MAX_DECODED_BYTES` (an :class:`InputError` beyond)."""
+    :data:`MAX_DECODED_BYTES` (an :class:`InputError` beyond). ``framed``: the body as it
+    was sent (see :func:`dechunk`, ``strict``); else as a caller's client gave it.
+
+    RFC 9112 §6.1: the transfer codings were applied after the content codings, each list in
+    its order: they are undone last first, chunked (the last transfer coding) before all.
+    """
     pairs = tuple(headers)
-    transfer = (header(pairs, "transfer-encoding") or "").lower()
-    if "chunked" in transfer:
-        dechunked = dechunk(body)
-        if dechunked is not None:
-            body = dechunked
-    codings = [c.strip().lower() for c in (header(pairs, "content-encoding") or "").split(",")]
+    transfer = _codings(pairs, "transfer-encoding")
     problem = ""
-    for coding in reversed([c for c in codings if c and c != "identity"]):
+    if transfer and transfer[-1] == "chunked":
+        transfer.pop()
+        dechunked = dechunk(body, strict=framed)
+        if dechunked is not None:
+            body, problem = dechunked
+    codings = [
+        *((coding, "Content-Encoding") for coding in _codings(pairs, "content-encoding")),
+        *((coding, "Transfer-Encoding") for coding in transfer if coding != "chunked"),
+    ]
+    for coding, field in reversed(codings):
         # after damage, the outer codings decode what came: what they say after is no news
-        body, said = decode_coding(body, coding)
-        problem = problem or (f"Content-Encoding {coding}: {said}" if said else "")
+        body, said = decode_coding(body, coding, field)
+        problem = problem or (f"{field} {coding}: {said}" if said else "")
     return Body(body, problem)
 
 

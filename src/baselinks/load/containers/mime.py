@@ -18,6 +18,13 @@ Damage the parser reports as a defect, and what is read anyway:
     the boundary never occurs   the body is read as one part (headers, then content)
     no closing boundary         every part that arrived is read; the last may be cut short
 
+Each of the first two, and a header line without a colon, is repaired by parsing the entity's
+body again: at most :data:`MAX_MIME_REPAIRS` times in a message (each re-parse reads what is
+left of it: 60 nested multiparts without a boundary took 547 MB for 4 MB), the entity after
+that reported and not read. A boundary longer than :data:`MAX_BOUNDARY` is not used (the
+parser compiled it into an expression and matched every line against it: a boundary of 4
+million characters took 689 MB and 20 s); its multipart is reported and not read.
+
 Each document's :class:`~.entries.Origin` gives its part's path as IMAP numbers parts (RFC 3501
 §6.4.5): "Multipart messages are assigned consecutive part numbers, as they occur in the
 message. If a particular part is of type message or multipart, its parts MUST be indicated by a
@@ -42,10 +49,12 @@ from ...errors import InputError
 from .doctypes import document_type
 from .entries import Entry, Origin, Part
 
-__all__ = ["MAX_MIME_DEPTH", "iter_parts"]
+__all__ = ["MAX_BOUNDARY", "MAX_MIME_DEPTH", "MAX_MIME_REPAIRS", "iter_parts"]
 
 # Entities nested deeper than this (multipart in message/rfc822 in multipart ...) are not read.
 MAX_MIME_DEPTH = 64
+# Re-parses of a damaged entity's body (see the module's docstring) in one message.
+MAX_MIME_REPAIRS = 8
 
 _BASE_HEADERS = ("content-base", "base", "content-location")
 # RFC 1808 §3.1: "Base: <URL:http://...>"; RFC 1738 Appendix: whitespace inside the brackets
@@ -85,18 +94,31 @@ class _Policy(EmailPolicy):
         if name.lower() != "content-type":
             return unfolded
         media_type = unfolded.partition(";")[0].strip()
-        kept = (match.group() for match in _KEPT_PARAMETER.finditer(unfolded))
+        kept = (
+            match.group()
+            for match in _KEPT_PARAMETER.finditer(unfolded)
+            # a boundary (or another value) over the limit: none
+            if len(match.group().partition("=")[2].strip(' \t"')) <= MAX_BOUNDARY
+        )
         return "; ".join((media_type, *kept))
 
 
 # Longer than any real header value: RFC 5322 §2.1.1 lines are at most 998 characters.
 LONG_HEADER = 1024
+# RFC 2046 §5.1.1: "boundary := 0*69<bchars> bcharnospace", 70 characters at most; mail that
+# breaks the rule is read up to the length of a header value that is not hostile. A longer
+# boundary parameter is dropped where such a value is read (_Policy.fetch), and one found in
+# the body (its first delimiter line) is not used.
+MAX_BOUNDARY = LONG_HEADER
 _FOLD = re.compile(r"\r?\n[ \t]*")  # literal, then one class: linear
 _UNDECODABLE = re.compile("[\udc80-\udcff]")  # bytes the parser kept as surrogates
 # A parameter the walker reads, after a ";": quoted-pairs inside quotes, or a plain token.
-# The alternatives start with different characters: no backtracking.
+# The alternatives start with different characters: no backtracking. Possessive, and the
+# quoted string's loop unrolled: "(?:[^"\\]|\\.)*" kept a mark per character for backtracking
+# (40 MB for a quoted boundary of 300,000 characters).
 _KEPT_PARAMETER = re.compile(
-    r'(?<=;)[ \t]*(?:charset|boundary|type|start)[ \t]*=[ \t]*(?:"(?:[^"\\]|\\.)*"|[^;\s]*)',
+    r"(?<=;)[ \t]*+(?:charset|boundary|type|start)[ \t]*+=[ \t]*+"
+    r'(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"|[^;\s]*+)',
     re.IGNORECASE,
 )
 _POLICY = _Policy()
@@ -154,10 +176,17 @@ _TRANSFER_CODINGS = frozenset(
 )
 
 
+# A line that starts "--": a delimiter line, perhaps. An anchored literal, one class: linear.
+_DASHES_LINE = re.compile(rb"(?:^|(?<=[\r\n]))--[^\r\n]*")
+
+
 def _first_delimiter(body: bytes) -> bytes | None:
-    for line in body.splitlines():
-        if line.startswith(b"--") and len(line.strip()) > 2:
-            return line.strip()[2:]
+    """The boundary of the first delimiter line of ``body`` (``--`` and more than spaces
+    after it); None when there is none, or it is longer than :data:`MAX_BOUNDARY`."""
+    for found in _DASHES_LINE.finditer(body):
+        line = found.group().strip()
+        if len(line) > 2:
+            return line[2:] if len(line) - 2 <= MAX_BOUNDARY else None
     return None
 
 
@@ -198,10 +227,25 @@ class _Place:
         return _Place(self.locations, index, self.depth + 1, frozenset(), section)
 
 
+def _dropped(entity: Message) -> bytes:
+    """The body of ``entity``, to parse again, its copy in the entity dropped: the walk of the
+    re-parse holds no other, and nested repairs hold one body at a time, not one a level."""
+    body = _payload_bytes(entity)
+    if not entity.is_multipart():
+        entity.set_payload("")
+    return body
+
+
 class _Walker:
     def __init__(self, file: str, retrieval: str | None) -> None:
         self.file = file
         self.retrieval = retrieval
+        self.repairs = 0  # the entities parsed again, up to MAX_MIME_REPAIRS
+
+    def may_repair(self) -> bool:
+        """Whether one more entity may be parsed again (:data:`MAX_MIME_REPAIRS`)."""
+        self.repairs += 1
+        return self.repairs <= MAX_MIME_REPAIRS
 
     def label(self, entity: Message, index: str) -> str:
         location = entity.get("content-location")
@@ -286,12 +330,18 @@ class _Walker:
                 )
             yield from self.walk(entity, place)
             return
+        if not self.may_repair():
+            yield _too_many_repairs(name)
+            return
         own = b"".join(
             f"{key}: {value}\r\n".encode("utf-8", "surrogateescape")
             for key, value in entity.raw_items()
         )
         kept = b"".join(line for line, ok in zip(lines, good, strict=True) if ok)
+        del body, head, lines  # one copy at a time (_dropped)
+        _dropped(entity)
         repaired = _parse(own + kept + rest)
+        del rest
         kind = repaired.get_content_type()
         if repaired.is_multipart() or kind in _CONTAINERS or document_type(kind, b"") is not None:
             line = bad[0].strip()[:60].decode("latin-1")
@@ -311,15 +361,26 @@ class _Walker:
         """
         name = self.label(entity, place.index)
         place = replace(place, done=place.done | {"boundary"})
-        body = _payload_bytes(entity)
         declared = entity.get_boundary()
         lenient = _lenient_boundary(entity)
+        if lenient is not None and len(lenient) > MAX_BOUNDARY:
+            yield InputError(
+                f"MIME boundary of {len(lenient):,} characters (more than {MAX_BOUNDARY:,}): "
+                "the multipart is not read",
+                name,
+            )
+            return
+        if not self.may_repair():
+            yield _too_many_repairs(name)
+            return
+        body = _dropped(entity)
         if (
             lenient is not None
             and lenient.decode("latin-1") != declared
             and b"\n--" + lenient in b"\n" + body
         ):
             repaired = _reparse(entity, lenient, body)
+            del body  # one copy at a time (_dropped)
             yield from self.walk(repaired, place)
             return
         found = _first_delimiter(body)
@@ -333,14 +394,24 @@ class _Walker:
                 f"{what}: using the first delimiter line's, {found.decode('latin-1')!r}", name
             )
             repaired = _reparse(entity, found, body)
+            del body
             yield from self.walk(repaired, place)
             return
         yield InputError(
             f"MIME boundary {declared!r} never occurs: the body was read as a single part", name
         )
         inner = _parse(body.lstrip(b"\r\n"))  # blank lines before the part's headers
+        del body
         label = f"{place.index}.1".lstrip(".")
         yield from self.walk(inner, place.child(label, place.section.part(1)))
+
+
+def _too_many_repairs(name: str) -> InputError:
+    return InputError(
+        f"more than {MAX_MIME_REPAIRS} damaged MIME entities parsed again in one message: "
+        "this one is not read",
+        name,
+    )
 
 
 _NO_BOUNDARY = {email_errors.NoBoundaryInMultipartDefect, email_errors.StartBoundaryNotFoundDefect}
@@ -384,8 +455,26 @@ def _reparse(entity: Message, boundary: bytes, body: bytes) -> EmailMessage:
     # The entity's own base header is already in `locations`; the re-parsed entity carries only
     # its Content-Type, so nothing is counted twice.
     head = f"Content-Type: {entity.get_content_type()}; boundary=".encode()
+    if not _PRINTABLE_ASCII.fullmatch(boundary):
+        # A boundary the header cannot carry as it is ("--b\xc3\xa9"): the parser would read
+        # its header as U+FFFD and its delimiter lines as the bytes, never the same (the only
+        # link of such a message was lost). Its delimiter lines are given one it can.
+        boundary, body = _ascii_delimiters(boundary, body)
     quoted = boundary.replace(b"\\", b"\\\\").replace(b'"', b'\\"')  # RFC 5322 quoted-pair
     return _parse(head + b'"' + quoted + b'"\r\n\r\n' + body)
+
+
+_PRINTABLE_ASCII = re.compile(rb"[ -~]*")
+
+
+def _ascii_delimiters(boundary: bytes, body: bytes) -> tuple[bytes, bytes]:
+    """An ASCII boundary that ``body`` does not hold, and ``body`` with it in place of
+    ``boundary`` at the start of each line (where a delimiter line has it)."""
+    number = 0
+    while (ascii_boundary := b"=_baselinks_%d" % number) in body:
+        number += 1
+    lines = re.compile(rb"(?:^|(?<=[\r\n]))--" + re.escape(boundary))
+    return ascii_boundary, lines.sub(b"--" + ascii_boundary, body)
 
 
 def iter_parts(data: bytes, name: str, retrieval: str | None) -> Iterator[Entry]:

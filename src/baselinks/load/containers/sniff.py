@@ -2,6 +2,7 @@
 
 WARC/1.0 ...                       → WARC       (ISO 28500)
 filedesc:// ...                    → ARC        (Internet Archive ARC 1.0)
+URL IP-address 14-digit-date ...   → ARC        (an ARC record without its file header)
 1f 8b                              → GZIP       (RFC 1952: looked inside, then sniffed again)
 HTTP/1.1 200 ...                   → HTTP       (a raw response: status line, headers, body)
 From ... / Header: ... with a Content-Type or MIME-Version header
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from .resync import archive_inside
+from .resync import archive_inside, starts_arc_record
 
 __all__ = ["Kind", "binary_label", "by_name", "sniff"]
 
@@ -115,7 +116,10 @@ def sniff(head: bytes, name: str = "") -> Kind:
     stripped = head.lstrip(b"\t\n\r ")
     if stripped.startswith(b"WARC/"):
         return Kind.WARC
-    if stripped.startswith(b"filedesc://"):
+    # An ARC file's records without its filedesc:// record (split by record, cut): its first
+    # line "http://e.com/ 1.2.3.4 20200101000000 text/html 10" also reads as a MIME header
+    # line ("http:"), and a MIME message it was not (a wrong base, a false error).
+    if stripped.startswith(b"filedesc://") or starts_arc_record(stripped):
         return Kind.ARC
     if _HTTP_STATUS.match(stripped):
         return Kind.HTTP

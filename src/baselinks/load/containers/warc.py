@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import re
 import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import replace
@@ -54,9 +55,17 @@ from warcio.utils import BUFF_SIZE
 
 from ...errors import InputError
 from .entries import Entry, Part
+from .httpmsg import MAX_HEADER_BYTES, MAX_HEADERS, HeaderLimit
 from .resync import Damage, Window, archive_inside, report_and_find
 from .sniff import HEAD_BYTES
-from .warcrecord import MAX_RECORD_BYTES, is_cut, record_entries, record_name
+from .warcrecord import (
+    MAX_RECORD_BYTES,
+    WrongLengths,
+    is_cut,
+    is_unframed,
+    record_entries,
+    record_name,
+)
 from .warcrecord import origin as record_origin
 
 __all__ = ["MAX_RECORD_BYTES", "iter_records"]
@@ -65,6 +74,9 @@ __all__ = ["MAX_RECORD_BYTES", "iter_records"]
 # handler of the application's, Python's last resort prints it, unescaped, on stderr. What
 # matters of it is said in our own errors.
 logging.getLogger("warcio").addHandler(logging.NullHandler())
+
+# Empty lines: CR and LF bytes, up to the last LF among them. Possessive: linear.
+_EMPTY_LINES = re.compile(rb"(?:\r*+\n)*+")
 
 _READ_ERRORS = (
     ArchiveLoadFailed,
@@ -89,6 +101,55 @@ class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has 
 
     damage = ""
     gzipped = False  # the file is a .warc.gz: every member must decompress
+    # the bytes and lines the header block being read may still take (None: none is read)
+    budget: int | None = None
+    lines_left = 0
+
+    def readline(self, length: int | None = None) -> bytes:
+        """A line, as warcio's, in linear time and never longer than a header block may be
+        (MAX_HEADER_BYTES; the rest left unread). warcio's ``+=`` per buffer with no limit: a
+        header line with no end in 100 KB of gzip (100 MB decompressed) took 353 MB. Lines
+        between records and of their headers only (a block is read by length): one cut at the
+        limit is no record's first line, and in a header block passes its budget."""
+        if length is not None:
+            return cast(bytes, super().readline(length))
+        wanted = MAX_HEADER_BYTES + 1
+        pieces: list[bytes] = []
+        while wanted > 0:
+            self._fillbuff()
+            if self.empty():
+                break
+            piece = self.buff.readline(wanted)
+            pieces.append(piece)
+            wanted -= len(piece)
+            if piece.endswith(b"\n"):
+                break
+        line = b"".join(pieces)
+        if self.budget is not None:
+            self.budget -= len(line)
+            self.lines_left -= 1
+            if self.budget < 0:
+                raise HeaderLimit(f"header block larger than {MAX_HEADER_BYTES:,} bytes")
+            if self.lines_left < 0:
+                raise HeaderLimit(f"header block of more than {MAX_HEADERS:,} lines")
+        return line
+
+    def skip_empty_lines(self) -> int:
+        """Every empty line (CR and LF bytes, to the last LF) from here, in bulk; how many
+        bytes (warcio's ``readline`` each: 20 MiB of them between records took 10 s)."""
+        skipped = 0
+        while True:
+            self._fillbuff()
+            if self.empty():
+                return skipped
+            position: int = self.buff.tell()
+            with self.buff.getbuffer() as view:
+                run = _EMPTY_LINES.match(view, position)
+                end = position if run is None else run.end()
+            self.buff.seek(end)
+            skipped += end - position
+            if end < self.buff_size:  # a line that is not empty, or a CR the next read decides
+                return skipped
 
     def _decompress(self, data: bytes) -> bytes:
         if self.damage:
@@ -132,10 +193,37 @@ class _Records(ArchiveIterator):  # type: ignore[misc]  # warcio has no type hin
             # Empty lines before a record: the end of the record before it, split off into
             # this gzip member (warcio's example-wrong-chunks.warc.gz). warcio would take the
             # first for a status line, and fail.
+            self.reader.skip_empty_lines()
             next_line = self.reader.readline()
             while next_line and not next_line.strip():
+                self.reader.skip_empty_lines()
                 next_line = self.reader.readline()
-        return super()._next_record(next_line)
+        # the header block, read by warcio line by line, within its limits
+        self.reader.budget, self.reader.lines_left = MAX_HEADER_BYTES, MAX_HEADERS
+        try:
+            return super()._next_record(next_line)
+        finally:
+            self.reader.budget = None
+
+    def _consume_blanklines(self) -> tuple[bytes | None, int]:
+        """warcio's, the empty lines after a record skipped in bulk (:meth:`_Reader.
+        skip_empty_lines`): the first line read as warcio reads it (not empty: the record's
+        Content-Length was wrong, counted in ``err_count``), then the others."""
+        empty = 0
+        first = True
+        while True:
+            if not first:
+                empty += self.reader.skip_empty_lines()
+            line = self.reader.readline()
+            if not line:
+                return None, empty
+            if first or not line.rstrip():
+                empty += len(line)
+                if line.rstrip():
+                    self.err_count += 1  # warcio's warning, said by WrongLengths
+                first = False
+                continue
+            return line, empty
 
     def close(self) -> None:
         if self.reader is not None:
@@ -182,42 +270,14 @@ def _with_origin(
     return _located(entries, record, file, offset, form, length), late
 
 
-class _WrongLengths:
-    """The records warcio found not followed by their empty lines: it counts one (in
-    ``err_count``) while it looks for the next record, so the record meant is the one read
-    before, ``previous``. Each is said once, by :meth:`errors`."""
-
-    def __init__(self, records: _Records, warc: bool) -> None:
-        self.records = records
-        self.warc = warc
-        self.seen = 0  # warcio's count when last said
-        self.previous: tuple[str, int] | None = None  # the last record's name and offset
-
-    def pending(self) -> bool:
-        return bool(self.records.err_count > self.seen)
-
-    def errors(self) -> Iterator[InputError]:
-        if self.pending() and self.previous is not None:
-            self.seen = self.records.err_count
-            if not self.warc:
-                # An ARC record's trailing newline is missing (webarchive-discovery's
-                # IAH-...-blackbook-truncated.arc: each header line follows the record before
-                # it directly; its .arc.gz, one member per record, reads clean). warcio found
-                # the next header right there, so the length was right and nothing is lost.
-                return
-            yield InputError(
-                "record not followed by an empty line: its Content-Length is probably wrong",
-                *self.previous,
-            )
-
-
 def _segment(
-    window: Window, file: str, form: _Form, skip: int
+    window: Window, file: str, form: _Form, skip: int, seen: list[int]
 ) -> Generator[Entry, None, Damage | None]:
     """The entries of the records from where ``window`` is, after the first ``skip``, up to
-    the end of the file (None) or to the first damage warcio cannot read past."""
+    the end of the file (None) or to the first damage warcio cannot read past; the offset of
+    each record read is added to ``seen``."""
     records = _Records(window, form.warc, form.gzipped)
-    wrong_lengths = _WrongLengths(records, form.warc)
+    wrong_lengths = WrongLengths(records, form.warc)
     count = 0
     offset = window.tell()
     damaged = False  # the last record's own entries reported damage
@@ -231,8 +291,10 @@ def _segment(
             yield from held
             held = []
             offset = records.offset
+            seen.append(offset)
             count += 1
             name = record_name(record, file, offset)
+            head_end = window.tell() - records.reader.rem_length()  # (uncompressed: in the file)
             entries = list(record_entries(record, name, offset)) if count > skip else []
             damage_met = records.damage_met  # before _with_origin reads to the record's end
             late = None
@@ -245,6 +307,13 @@ def _segment(
                 yield from entries
             if damage_met:
                 return Damage(offset, offset + 1, damage_met, name)
+            if not form.gzipped and any(map(is_unframed, entries)):
+                # Said already. warcio took the rest of the file for its block (a member ends
+                # it in a .warc.gz): the records in it are looked for, after its header, where
+                # no record can start that has a length (its header would end where this one
+                # does, with its lines). From the next byte, 2,650 such headers in a row were
+                # each read to that end (quadratic: minutes for 74 KB).
+                return Damage(offset, max(head_end, offset + 1), "", name)
             wrong_lengths.previous = (name, offset)
             if late is not None:
                 raise late  # as warcio would have, reading to the record's end
@@ -269,7 +338,7 @@ def _no_record_here(
     form: _Form,
     offset: int,
     held: list[Entry],
-    wrong_lengths: _WrongLengths,
+    wrong_lengths: WrongLengths,
 ) -> Generator[Entry, None, Damage]:
     """Where warcio found no record after the one at ``offset``: that record read across the
     gzip members after it (when it was ``held``, cut where its member ended), damage met,
@@ -288,8 +357,11 @@ def _no_record_here(
     scan_from = records.offset + 1
     if reported and wrong_lengths.previous is not None:
         scan_from = wrong_lengths.previous[1] + 1
-        if records.member_info is not None:
-            scan_from = sum(records.member_info)  # the end of its block
+        if records.member_info is not None and not form.gzipped:
+            # the end of its block. (Not of a gzip member: damage inside one can read as
+            # deflate data on through the members after it, which ended where zlib failed,
+            # 58 KB on: five intact records lost, in no span said skipped.)
+            scan_from = sum(records.member_info)
     return Damage(records.offset, scan_from, "no WARC or ARC record starts here", file)
 
 
@@ -351,14 +423,16 @@ def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[
     the next record is found (:mod:`.resync`) and read on from."""
     while True:
         begun = window.tell()
-        damage = yield from _segment(window, file, form, skip)
+        seen: list[int] = []
+        damage = yield from _segment(window, file, form, skip, seen)
         if damage is None:
             return
-        # warcio's offsets can fall before the place it was started at on garbage
+        # warcio's offsets can fall before the place it was started at on garbage (a record
+        # found there would be the one that failed: from the byte after it)
         damage = damage._replace(
-            offset=max(damage.offset, begun), scan_from=max(damage.scan_from, begun)
+            offset=max(damage.offset, begun), scan_from=max(damage.scan_from, begun + 1)
         )
-        error, found = report_and_find(window, damage, form.gzipped)
+        error, found = report_and_find(window, damage, form.gzipped, form.warc)
         if found is not None and found <= begun:
             # no progress: the record found is the one that failed (fuzzed: a one-member gzip
             # whose offsets warcio counts wrong). Reported, and the reading ends.

@@ -9,7 +9,9 @@ What a record lacks is said by name and offset: a block shorter than its ``Conte
 A record that holds no page is drained in bounded memory, never held. Each document's
 :class:`~.entries.Origin` comes from the record's headers (:func:`origin`).
 
-warcio is not imported here: a record is what its iterator yields, read by attribute.
+:class:`WrongLengths` says the records that warcio found not followed by their empty lines (a
+wrong ``Content-Length``), once each. warcio is not imported here: a record is what its
+iterator yields, read by attribute.
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ from .doctypes import document_type, may_be_document
 from .entries import Entry, Origin, Part, Skipped
 from .httpmsg import MAX_DECODED_BYTES, media_type, parse_response, response_part
 
-__all__ = ["MAX_RECORD_BYTES", "is_cut", "origin", "record_entries", "record_name", "target_uri"]
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "WrongLengths",
+    "is_cut",
+    "is_unframed",
+    "origin",
+    "record_entries",
+    "record_name",
+    "target_uri",
+]
 
 # A record block larger than this is not read into memory; the record is reported and skipped.
 MAX_RECORD_BYTES = MAX_DECODED_BYTES
@@ -162,3 +173,41 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> l
 
 def is_cut(entry: Entry) -> bool:
     return isinstance(entry, InputError) and entry.message.startswith("record cut short")
+
+
+def is_unframed(entry: Entry) -> bool:
+    """Whether ``entry`` says its record has no length to find its end by: its header ran
+    on, or its Content-Length is no number. warcio then reads its block to the end of the
+    file, the records after it with it: the next record is looked for in it (warc.py)."""
+    return isinstance(entry, InputError) and entry.message.startswith(
+        ("record cut short inside its header", "record with an invalid length")
+    )
+
+
+class WrongLengths:
+    """The records warcio found not followed by their empty lines: it counts one (in
+    ``err_count``) while it looks for the next record, so the record meant is the one read
+    before, ``previous``. Each is said once, by :meth:`errors`."""
+
+    def __init__(self, records: Any, warc: bool) -> None:
+        self.records = records
+        self.warc = warc
+        self.seen = 0  # warcio's count when last said
+        self.previous: tuple[str, int] | None = None  # the last record's name and offset
+
+    def pending(self) -> bool:
+        return bool(self.records.err_count > self.seen)
+
+    def errors(self) -> Iterator[InputError]:
+        if self.pending() and self.previous is not None:
+            self.seen = self.records.err_count
+            if not self.warc:
+                # An ARC record's trailing newline is missing (webarchive-discovery's
+                # IAH-...-blackbook-truncated.arc: each header line follows the record before
+                # it directly; its .arc.gz, one member per record, reads clean). warcio found
+                # the next header right there, so the length was right and nothing is lost.
+                return
+            yield InputError(
+                "record not followed by an empty line: its Content-Length is probably wrong",
+                *self.previous,
+            )
