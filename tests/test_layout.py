@@ -60,6 +60,10 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "url.resolve": {"ada_url"},
     "url.whatwg": set(),  # the URL Standard's rules beside ada-url: serialised shapes, the query
     "url.rfc3986": set(),
+    # host, domain, canonical: ada-url's host parser, the Public Suffix List publicsuffixlist
+    # ships, w3lib's canonicalize_url; each imported when its field is first asked for
+    "url.canonical": {"ada_url", "publicsuffixlist", "w3lib"},
+    "url.surt": set(),  # the SURT key, written here (its module docstring says why)
     "url.explain": set(),
     "url.diagnose": set(),
     "url.rfc1738": set(),

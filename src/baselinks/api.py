@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from itertools import chain
 from typing import Literal, ParamSpec, TypeVar
@@ -49,6 +50,7 @@ from .run.options import (
     mirrored,
     new_in_run,
     refuse_markup,
+    unique_field,
     unique_scope,
 )
 from .run.workers import resolve_workers
@@ -191,6 +193,7 @@ def iter_links(
     external: bool = False,
     root_url: str | None = None,
     root: str | os.PathLike[str] | None = None,
+    unique_by: str = "url",
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -214,7 +217,8 @@ def iter_links(
     ``{"http", "https"}``). ``same_host`` / ``external``: keep only the links to the document's own
     host / to another host (a link without a host is neither: :class:`Keep`). ``unique``: the first
     link per URL in each document (``True`` or ``"document"``), or in the whole run (``"run"``: a
-    set of the URLs seen, in this process: about 170 bytes per distinct URL). ``name``: what the
+    set of the URLs seen, in this process: about 170 bytes per distinct URL), or per ``unique_by``
+    (``"canonical"``, ``"surt"``, ``"host"``, ``"domain"``: a computed field). ``name``: what the
     ``document`` field says (default: the path, or ``-`` for bytes).
 
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable document
@@ -243,6 +247,7 @@ def iter_links(
         Options(url, as_pairs(headers), charset),
     )
     task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
+    task = replace(task, unique_by=unique_field(unique_by))
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
     yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
@@ -268,8 +273,9 @@ def _given_links(
     found = results([given], task, workers, tally, report, unreadable)
     if not unique_in_run:
         return chain.from_iterable(done.output for done in found)
-    seen: set[str] = set()
-    return chain.from_iterable(new_in_run(done.output, seen, tally) for done in found)
+    seen: set[str | None] = set()
+    key = task.unique_by
+    return chain.from_iterable(new_in_run(done.output, seen, tally, key) for done in found)
 
 
 def _task(
@@ -282,8 +288,10 @@ def _task(
     attributes: Iterable[tuple[str, str]] | None = None,
     keep: Keep | None = None,
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None,
+    unique_by: str = "url",
 ) -> Task[T]:
     check_mode(mode)
+    unique_field(unique_by)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
     extract = _part_links
     if pairs or keep is not None:
@@ -295,7 +303,7 @@ def _task(
     if select is not None:
         select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
     frozen_kinds = None if kinds is None else frozenset(kinds)
-    return Task(extract, mode, select, frozen_kinds, unique, render, options, count)
+    return Task(extract, mode, select, frozen_kinds, unique, render, options, count, unique_by)
 
 
 def iter_rendered(
@@ -317,6 +325,7 @@ def iter_rendered(
     same_host: bool = False,
     external: bool = False,
     unused: Callable[[Unused], None] | None = None,
+    unique_by: str = "url",
 ) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
     a fourth item is the input's URL in a mirrored site (base/mirror.py: ``mirrored_url``).
@@ -335,15 +344,17 @@ def iter_rendered(
     count = counter(summary, scope)
     jobs = resolve_workers(workers)
     if scope == "run":
-        task = _task(mode, select, kinds, True, records, options, attributes, keep, count)
-        seen: set[str] = set()
+        task = _task(
+            mode, select, kinds, True, records, options, attributes, keep, count, unique_by
+        )
+        seen: set[str | None] = set()
         for found in results(given, task, jobs, summary, on_error, unreadable, unused):
-            new = new_in_run(found.output, seen, summary)
+            new = new_in_run(found.output, seen, summary, unique_by)
             if new:
                 yield render(new)
         return
     rendered = _task(
-        mode, select, kinds, scope is not None, render, options, attributes, keep, count
+        mode, select, kinds, scope is not None, render, options, attributes, keep, count, unique_by
     )
     for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
         yield done.output

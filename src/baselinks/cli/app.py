@@ -121,7 +121,8 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             mode=args.mode,
             select=args.select,
             kinds=args.kinds,
-            unique=args.unique,
+            unique=args.unique or ("document" if args.unique_by != "url" else False),
+            unique_by=args.unique_by,
             charset=args.charset,
             on_error=tell.failed,
             unreadable=tell.unreadable,
@@ -219,7 +220,7 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
         if write is not None:
             return header, utf8_render(name, fields), write, None
         return header, render, out.write, None
-    from ..write.parquet import ParquetSink, available
+    from ..write.parquet import ParquetSink, available, parquet_render
 
     if not available():
         _error(f"--format {name} needs pyarrow: pip install 'baselinks[parquet]'")
@@ -228,7 +229,8 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
         _error(f"--format {name} writes a binary file: give -o FILE, or redirect the output")
         return None
     sink = ParquetSink(binary(out), fields)
-    return "", list, sink.write, sink  # list: the links themselves, from a worker too
+    # the links themselves, from a worker too; with the computed fields chosen, made there
+    return "", parquet_render(fields), sink.write, sink
 
 
 def _on_terminal(stream: object) -> bool:

@@ -19,6 +19,7 @@ import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
 from ..errors import InputError, SelectError, internal
@@ -318,6 +319,8 @@ class Task(Generic[T]):
     # what else is counted of a document's links, where they are extracted: how many have no
     # base, and their Stats or None (api hands in write/stats.py's, as it hands in extract)
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None
+    # with unique: the field whose value is kept once (url, or a computed one: host, canonical...)
+    unique_by: str = "url"
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
         events: list[Event] = []
@@ -337,10 +340,11 @@ class Task(Generic[T]):
         if self.kinds is not None:
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:
-            by_url: dict[str, Link] = {}
+            by_key: dict[str | None, Link] = {}
+            key = attrgetter(self.unique_by)
             for link in links:
-                by_url.setdefault(link.url, link)
-            links = list(by_url.values())
+                by_key.setdefault(key(link), link)
+            links = list(by_key.values())
         no_base, stats = (0, None) if self.count is None else self.count(links)
         return Done(part.name, self.render(links), len(links), unread or None, no_base, stats)
 
