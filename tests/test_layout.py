@@ -41,6 +41,7 @@ ORDER = (
     "write",
     "run",
     "api",
+    "graph",
     "dataflow",
     "spark",
     "scrapy",
@@ -82,6 +83,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.resync": set(),
     "load.containers.mime": set(),
     "load.containers.warc": {"warcio"},
+    "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
@@ -115,6 +117,13 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
     "api": set(),
+    # graph/: the documents' links → a link graph (after the pipeline: it runs api.iter_pages)
+    "graph": set(),
+    "graph.build": set(),
+    "graph.names": set(),  # the URL engine's canonical forms, as vertex names
+    "graph.sort": set(),  # the external sort: heapq.merge over temporary files
+    "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
+    "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
@@ -127,6 +136,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.arguments": set(),  # the command line's grammar: argparse
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
+    "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
 }
 
 

@@ -141,9 +141,9 @@ def _part_links(
     select: str | None,
     attributes: tuple[tuple[str, str], ...] = (),
     keep: Keep | None = None,
-) -> tuple[list[Link], str]:
-    """One document of an input: its HTTP header links, then its own; and what of it could
-    not be read ("" when all of it was)."""
+) -> tuple[list[Link], str, str | None]:
+    """One document of an input: its HTTP header links, then its own; what of it could
+    not be read ("" when all of it was); and its own URL (page_url), None when not known."""
     load = LOADERS[part.doctype]
     document = None if part.body is None else load(part.body, charset=part.charset, name=part.name)
     retrieval = retrieval_base(part.retrieval, document.content if document else "")
@@ -169,7 +169,7 @@ def _part_links(
             links = saved_copies(links, part.name)
     if keep is not None:
         links = keep(links, own.url)
-    return links, "; ".join(unread)
+    return links, "; ".join(unread), origin.page_url
 
 
 def iter_links(
@@ -358,6 +358,27 @@ def iter_rendered(
     )
     for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
         yield done.output
+
+
+def iter_pages(
+    inputs: Iterable[tuple[Source, str | None, bool]],
+    render: Callable[[list[Link]], T],
+    *,
+    mode: str = "rfc1808",
+    kinds: Collection[str] | None = None,
+    on_error: Callable[[InputError], None],
+    unreadable: Callable[[str, Exception], None],
+    summary: Summary,
+    workers: int = 1,
+) -> Iterator[tuple[str | None, T]]:
+    """Every document of many inputs ``(source, name, strict)``, one without links too, as
+    its own URL (``page_url``, None when not known) and its links rendered where they are
+    extracted (in the workers): what a link graph is built of (graph/build.py)."""
+    task = _task(mode, None, kinds, False, render, Options(), count=counter(summary, None))
+    every = replace(task, every=True)
+    given = (Input(*one) for one in inputs)
+    for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):
+        yield done.page_url, done.output
 
 
 def _as_list(iterate: Callable[P, Iterator[Link]]) -> Callable[P, list[Link]]:

@@ -7,6 +7,8 @@
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
+    baselinks graph PATH ... -o DIR [--level page|host|domain] [--format tsv|parquet] [-j N]
+    baselinks ranks DIR [--top N]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
 the rest still processed), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
@@ -28,7 +30,7 @@ from pathlib import Path
 from .. import compiled
 from .._version import __version__
 from ..errors import InputError, SelectError, describe, printable, say
-from . import urlcommands
+from . import graphcommand, urlcommands
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -280,6 +282,8 @@ _COMMANDS = {
     "resolve": urlcommands.resolve_command,
     "parse": urlcommands.parse_command,
     "check": urlcommands.check_command,
+    "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, _Teller),
+    "ranks": graphcommand.ranks_command,
 }
 
 

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import printable
+from . import graphcommand
 
 
 def build_parser(version: str) -> argparse.ArgumentParser:
@@ -19,6 +20,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _add_extract(commands)
+    graphcommand.add_graph(commands)
     _add_url_commands(commands)
     _add_check(commands)
     parser.set_defaults(subparsers=commands.choices)

@@ -202,6 +202,7 @@ class Done(NamedTuple, Generic[T]):
     error: str | None
     no_base: int = 0
     stats: Stats | None = None
+    page_url: str | None = None  # the document's own URL (a graph's source vertex)
 
 
 class Failed(NamedTuple):
@@ -308,8 +309,8 @@ class Task(Generic[T]):
     extracted, the rest passed on), or a whole small input for the worker to read itself.
     """
 
-    # one document: (part, mode, select) -> (links, what could not be read or "")
-    extract: Callable[[Part, str, str | None], tuple[list[Link], str]]
+    # one document: (part, mode, select) -> (links, what could not be read or "", its own URL)
+    extract: Callable[[Part, str, str | None], tuple[list[Link], str, str | None]]
     mode: str
     select: str | None
     kinds: frozenset[str] | None
@@ -321,6 +322,8 @@ class Task(Generic[T]):
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None
     # with unique: the field whose value is kept once (url, or a computed one: host, canonical...)
     unique_by: str = "url"
+    # a Done for every document, one without links too (a graph's vertex: graph/build.py)
+    every: bool = False
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
         events: list[Event] = []
@@ -331,7 +334,7 @@ class Task(Generic[T]):
 
     def _done(self, part: Part) -> Done[T] | Failed:
         try:
-            links, unread = self.extract(part, self.mode, self.select)
+            links, unread, page_url = self.extract(part, self.mode, self.select)
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
@@ -346,7 +349,8 @@ class Task(Generic[T]):
                 by_key.setdefault(key(link), link)
             links = list(by_key.values())
         no_base, stats = (0, None) if self.count is None else self.count(links)
-        return Done(part.name, self.render(links), len(links), unread or None, no_base, stats)
+        output = self.render(links)
+        return Done(part.name, output, len(links), unread or None, no_base, stats, page_url)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -463,7 +467,7 @@ def results(
                 tally.no_base += event.no_base
                 if event.stats is not None and tally.stats is not None:
                     tally.stats.merge(event.stats)
-                if event.found:
+                if event.found or task.every:
                     yield event
                 if event.error is not None:
                     tally.failed += 1
