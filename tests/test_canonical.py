@@ -19,6 +19,7 @@ import baselinks
 from baselinks.cli import main
 from baselinks.url.canonical import REASONS, canonical, domain, host, host_reason
 from baselinks.url.surt import surt
+from conftest import extra
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -297,7 +298,7 @@ def test_without_them_nothing_is_computed(
 
 
 def test_parquet_types_them(tmp_path: Path) -> None:
-    pq = pytest.importorskip("pyarrow.parquet", reason="pip install 'baselinks[parquet]'")
+    pq = extra("parquet")
     out = tmp_path / "links.parquet"
     assert (
         main(

@@ -21,7 +21,7 @@ from baselinks.cli import main
 from baselinks.graph import build_graph
 from baselinks.graph.names import host_name, page_name
 from baselinks.graph.sort import ExternalGraph
-from conftest import FIXTURES
+from conftest import FIXTURES, extra
 from conftest import warc as _warc
 
 CRAWL = FIXTURES / "containers" / "crawl.warc.gz"
@@ -212,7 +212,7 @@ def test_the_same_files_with_workers_and_any_run_size(tmp_path: Path) -> None:
 
 
 def test_parquet_files(tmp_path: Path) -> None:
-    pq = pytest.importorskip("pyarrow.parquet", reason="pip install 'baselinks[parquet]'")
+    pq = extra("parquet")
     build_graph([warc(PAGES)], tmp_path, form="parquet")
     vertices, edges = (
         pq.read_table(tmp_path / "vertices.parquet"),
@@ -274,7 +274,7 @@ def test_an_interrupted_build_leaves_no_half_graph(
 
 
 def test_the_tsv_files_are_read_by_graph_tools_as_they_are(tmp_path: Path) -> None:
-    igraph = pytest.importorskip("igraph", reason="pip install 'baselinks[ranks]'")
+    igraph = extra("ranks")
     build_graph([warc(PAGES)], tmp_path)
     graph = igraph.Graph.Read_Edgelist(str(tmp_path / "edges.tsv"), directed=True)
     assert graph.get_edgelist() == [(0, 2), (1, 2)]
