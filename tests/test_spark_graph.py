@@ -54,7 +54,9 @@ def _one_machine(level: str, folder: Path) -> tuple[list[tuple[int, str]], list[
 
 
 @pytest.mark.parametrize("level", ["page", "host", "domain"])
-def test_the_spark_graph_equals_the_one_machine_graph(spark: Any, level: str, tmp_path: Path) -> None:
+def test_the_spark_graph_equals_the_one_machine_graph(
+    spark: Any, level: str, tmp_path: Path
+) -> None:
     counters = Counters.of(spark)
     vertices, edges = build_graph(spark, INPUTS, level=level, counters=counters)
     expected_vertices, expected_edges = _one_machine(level, tmp_path)
@@ -67,7 +69,9 @@ def test_the_spark_graph_equals_the_one_machine_graph(spark: Any, level: str, tm
 def test_the_driver_writes_the_graph_beside_its_counters(spark: Any, tmp_path: Path) -> None:
     pq = extra("parquet")
     output = tmp_path / "graph"
-    status = spark_main([*INPUTS, "--graph", "host", "--output", str(output), "--num-output-partitions", "1"])
+    status = spark_main(
+        [*INPUTS, "--graph", "host", "--output", str(output), "--num-output-partitions", "1"]
+    )
     assert status == 1  # the damaged file
     expected_vertices, expected_edges = _one_machine("host", tmp_path / "one")
     vertices = pq.read_table(output / "vertices.parquet").to_pylist()
