@@ -152,7 +152,7 @@ def iter_wacz(stream: BinaryIO, name: str, members: _Members) -> Iterator[Entry]
         return
     try:
         archive = zipfile.ZipFile(stream)
-    except (zipfile.BadZipFile, zlib.error, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, zlib.error, ValueError, EOFError, NotImplementedError) as exc:
         yield InputError(f"not a readable zip (a WACZ is one): {exc}", name)
         return
     seen: dict[str, int] = {}
@@ -186,7 +186,8 @@ def _member(
         else:
             opened = archive.open(info)
         yield from members(opened, member)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as exc:
+        # NotImplementedError: zipfile's "zip file version 14.6" for a damaged version field
         yield InputError(f"damaged zip member: {exc}", member)
         return
     if view is not None and view.whole_and_wrong(info.CRC):
