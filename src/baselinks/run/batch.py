@@ -19,7 +19,6 @@ import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
 from ..errors import InputError, SelectError, internal
@@ -320,10 +319,8 @@ class Task(Generic[T]):
     # what else is counted of a document's links, where they are extracted: how many have no
     # base, and their Stats or None (api hands in write/stats.py's, as it hands in extract)
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None
-    # with unique: the field whose value is kept once (url, or a computed one: host, canonical...)
-    unique_by: str = "url"
-    # a Done for every document, one without links too (a graph's vertex: graph/build.py)
-    every: bool = False
+    unique_by: str = "url"  # with unique: the field kept once (url, or host, canonical...)
+    every: bool = False  # a Done for every document, one without links too (graph/build.py)
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
         events: list[Event] = []
@@ -334,7 +331,7 @@ class Task(Generic[T]):
 
     def _done(self, part: Part) -> Done[T] | Failed:
         try:
-            links, unread, page_url = self.extract(part, self.mode, self.select)
+            links, unread, page = self.extract(part, self.mode, self.select)
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
@@ -344,13 +341,11 @@ class Task(Generic[T]):
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:
             by_key: dict[str | None, Link] = {}
-            key = attrgetter(self.unique_by)
             for link in links:
-                by_key.setdefault(key(link), link)
+                by_key.setdefault(getattr(link, self.unique_by), link)
             links = list(by_key.values())
         no_base, stats = (0, None) if self.count is None else self.count(links)
-        output = self.render(links)
-        return Done(part.name, output, len(links), unread or None, no_base, stats, page_url)
+        return Done(part.name, self.render(links), len(links), unread or None, no_base, stats, page)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
