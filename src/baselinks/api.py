@@ -216,9 +216,8 @@ def iter_links(
     kinds. ``schemes``: keep only links whose resolved URL has one of these schemes (any case;
     ``{"http", "https"}``). ``same_host`` / ``external``: keep only the links to the document's own
     host / to another host (a link without a host is neither: :class:`Keep`). ``unique``: the first
-    link per URL in each document (``True`` or ``"document"``), or in the whole run (``"run"``: a
-    set of the URLs seen, in this process: about 170 bytes per distinct URL), or per ``unique_by``
-    (``"canonical"``, ``"surt"``, ``"host"``, ``"domain"``: a computed field). ``name``: what the
+    link per URL (``unique_by``: or host, domain, surt, canonical) in each document (``True``), or
+    in the whole run (``"run"``: a set of the values seen, some 170 bytes each). ``name``: what the
     ``document`` field says (default: the path, or ``-`` for bytes).
 
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable document
@@ -242,12 +241,10 @@ def iter_links(
     given = Input(source, name, strict, mirrored(source, url, root_url, root))
     scope = unique_scope(unique)
     count = None if summary is None else counter(summary, scope)  # none made that no one reads
-    keep, options = (
-        keep_only(schemes, same_host, external),
-        Options(url, as_pairs(headers), charset),
-    )
-    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
-    task = replace(task, unique_by=unique_field(unique_by))
+    keep = keep_only(schemes, same_host, external)
+    options = Options(url, as_pairs(headers), charset)
+    by = scope and unique_by  # the field each document's links are made unique on, or None
+    task = _task(mode, select, kinds, by, records, options, attributes, keep, count)
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
     yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
@@ -282,16 +279,15 @@ def _task(
     mode: str,
     select: str | None,
     kinds: Collection[str] | None,
-    unique: bool,
+    unique: str | None,
     render: Callable[[list[Link]], T],
     options: Options,
     attributes: Iterable[tuple[str, str]] | None = None,
     keep: Keep | None = None,
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None,
-    unique_by: str = "url",
 ) -> Task[T]:
+    """``unique``: the field each document's links are made unique on (url...), or None."""
     check_mode(mode)
-    unique_field(unique_by)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
     extract = _part_links
     if pairs or keep is not None:
@@ -303,7 +299,8 @@ def _task(
     if select is not None:
         select_roots(parse_html("<html></html>"), select)  # an invalid selector fails here, once
     frozen_kinds = None if kinds is None else frozenset(kinds)
-    return Task(extract, mode, select, frozen_kinds, unique, render, options, count, unique_by)
+    by = unique_field(unique or "url")
+    return Task(extract, mode, select, frozen_kinds, unique is not None, render, options, count, by)
 
 
 def iter_rendered(
@@ -344,9 +341,7 @@ def iter_rendered(
     count = counter(summary, scope)
     jobs = resolve_workers(workers)
     if scope == "run":
-        task = _task(
-            mode, select, kinds, True, records, options, attributes, keep, count, unique_by
-        )
+        task = _task(mode, select, kinds, unique_by, records, options, attributes, keep, count)
         seen: set[str | None] = set()
         for found in results(given, task, jobs, summary, on_error, unreadable, unused):
             new = new_in_run(found.output, seen, summary, unique_by)
@@ -354,7 +349,7 @@ def iter_rendered(
                 yield render(new)
         return
     rendered = _task(
-        mode, select, kinds, scope is not None, render, options, attributes, keep, count, unique_by
+        mode, select, kinds, scope and unique_by, render, options, attributes, keep, count
     )
     for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
         yield done.output
@@ -374,7 +369,7 @@ def iter_pages(
     """Every document of many inputs ``(source, name, strict)``, one without links too, as
     its own URL (``page_url``, None when not known) and its links rendered where they are
     extracted (in the workers): what a link graph is built of (graph/build.py)."""
-    task = _task(mode, None, kinds, False, render, Options(), count=counter(summary, None))
+    task = _task(mode, None, kinds, None, render, Options(), count=counter(summary, None))
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)
     for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):
