@@ -41,6 +41,7 @@ ORDER = (
     "write",
     "run",
     "api",
+    "graph",
     "dataflow",
     "spark",
     "scrapy",
@@ -60,6 +61,10 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "url.resolve": {"ada_url"},
     "url.whatwg": set(),  # the URL Standard's rules beside ada-url: serialised shapes, the query
     "url.rfc3986": set(),
+    # host, domain, canonical: ada-url's host parser, the Public Suffix List publicsuffixlist
+    # ships, w3lib's canonicalize_url; each imported when its field is first asked for
+    "url.canonical": {"ada_url", "publicsuffixlist", "w3lib"},
+    "url.surt": set(),  # the SURT key, written here (its module docstring says why)
     "url.explain": set(),
     "url.diagnose": set(),
     "url.rfc1738": set(),
@@ -78,6 +83,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.resync": set(),
     "load.containers.mime": set(),
     "load.containers.warc": {"warcio"},
+    "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
@@ -112,6 +118,13 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
     "api": set(),
+    # graph/: the documents' links → a link graph (after the pipeline: it runs api.iter_pages)
+    "graph": set(),
+    "graph.build": set(),
+    "graph.names": set(),  # the URL engine's canonical forms, as vertex names
+    "graph.sort": set(),  # the external sort: heapq.merge over temporary files
+    "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
+    "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow
     "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
@@ -124,6 +137,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.arguments": set(),  # the command line's grammar: argparse
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
+    "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
 }
 
 

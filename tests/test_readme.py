@@ -125,7 +125,8 @@ def test_console_example(where: str, command: str, expected: str) -> None:
 
 
 def _needs(text: str) -> list[str]:
-    return [name for name in ("spark", "scrapy", "parquet") if re.search(rf"\b(py)?{name}\b", text)]
+    names = ("spark", "scrapy", "parquet", "ranks")  # ranks: the igraph extra
+    return [name for name in names if re.search(rf"\b(py)?{name}\b", text)]
 
 
 @pytest.mark.parametrize("block", _of("pycon"), ids=[b.where for b in _of("pycon")])
@@ -218,9 +219,12 @@ def _run_spark_driver(command: str, tmp_path: Path) -> None:
     lines = stderr.getvalue().splitlines()
     assert f"{summary.links:,} links; 1 file failed (1 error)" in lines[-1]  # the last line
     written = Path(argv[output])
-    assert (written / "_SUCCESS").is_file()
     counters = json.loads((written / "_baselinks.json").read_text(encoding="utf-8"))
     assert (counters["links"], counters["failed_files"]) == (summary.links, 1)
+    if "--graph" in argv:  # its two tables, each a folder of parts (tests/test_spark_graph.py)
+        assert counters["graph"] == argv[argv.index("--graph") + 1]
+        written = written / "vertices.parquet"
+    assert (written / "_SUCCESS").is_file()
     parts = sorted(written.glob("part-*"))
     if "--num-output-partitions" in argv:
         assert len(parts) == int(argv[argv.index("--num-output-partitions") + 1])

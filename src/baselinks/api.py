@@ -19,6 +19,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from itertools import chain
 from typing import Literal, ParamSpec, TypeVar
@@ -50,6 +51,7 @@ from .run.options import (
     mirrored,
     new_in_run,
     refuse_wrong_types,
+    unique_field,
     unique_scope,
 )
 from .run.workers import resolve_workers
@@ -144,9 +146,10 @@ def _part_links(
     attributes: tuple[tuple[str, str], ...] = (),
     keep: Keep | None = None,
     parser: str = "lxml",
-) -> tuple[list[Link], str]:
-    """One document of an input: its HTTP header links, then its own; and what of it could
-    not be read ("" when all of it was). ``parser``: "html5" or "lxml", as chosen."""
+) -> tuple[list[Link], str, str | None]:
+    """One document of an input: its HTTP header links, then its own; what of it could
+    not be read ("" when all of it was); and its own URL (page_url), None when not known.
+    ``parser``: "html5" or "lxml", as chosen."""
     load = partial(LOADERS[part.doctype], charset=part.charset, name=part.name, parser=parser)
     document = None if part.body is None else load(part.body)
     retrieval = retrieval_base(part.retrieval, document.content if document else "")
@@ -156,20 +159,23 @@ def _part_links(
     # where the document is stored, one record shared by all its links: a WARC record's
     # offset, a MIME part's path; else the file alone
     origin = part.origin if part.origin is not None else Origin(part.name)
+    own = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2, else §3.3
+    # the document's own URL, before any <base>: page_url, in every link's shared origin
+    origin = origin._replace(page_url=own.url or None)
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
         # whatever <base> the body holds.
         linker = Linker(retrieval, mode, part.name, origin=origin)
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
-        fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
+        fallback = own
         walk = _document_links if document.tree is not None else _sheet_links
         links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin, parser))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
     if keep is not None:
-        links = keep(links, encapsulating_base(part.locations, retrieval, mode).url)
-    return links, "; ".join(unread)
+        links = keep(links, own.url)
+    return links, "; ".join(unread), origin.page_url
 
 
 def iter_links(
@@ -193,6 +199,7 @@ def iter_links(
     external: bool = False,
     root_url: str | None = None,
     root: str | os.PathLike[str] | None = None,
+    unique_by: str = "url",
     parser: str | None = None,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
@@ -216,8 +223,8 @@ def iter_links(
     kinds. ``schemes``: keep only links whose resolved URL has one of these schemes (any case;
     ``{"http", "https"}``). ``same_host`` / ``external``: keep only the links to the document's own
     host / to another host (a link without a host is neither: :class:`Keep`). ``unique``: the first
-    link per URL in each document (``True`` or ``"document"``), or in the whole run (``"run"``: a
-    set of the URLs seen, in this process: about 170 bytes per distinct URL). ``name``: what the
+    link per URL (``unique_by``: or host, domain, surt, canonical) in each document (``True``), or
+    in the whole run (``"run"``: a set of the values seen, some 170 bytes each). ``name``: what the
     ``document`` field says (default: the path, or ``-`` for bytes).
 
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable document
@@ -245,9 +252,8 @@ def iter_links(
         keep_only(schemes, same_host, external),
         Options(url, as_pairs(headers), charset),
     )
-    task = _task(
-        mode, select, kinds, scope is not None, records, options, attributes, keep, count, parser
-    )
+    by = scope and unique_by  # the field each document's links are made unique on, or None
+    task = _task(mode, select, kinds, by, records, options, attributes, keep, count, parser)
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
     yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
@@ -273,15 +279,16 @@ def _given_links(
     found = results([given], task, workers, tally, report, unreadable)
     if not unique_in_run:
         return chain.from_iterable(done.output for done in found)
-    seen: set[str] = set()
-    return chain.from_iterable(new_in_run(done.output, seen, tally) for done in found)
+    seen: set[str | None] = set()
+    key = task.unique_by
+    return chain.from_iterable(new_in_run(done.output, seen, tally, key) for done in found)
 
 
 def _task(
     mode: str,
     select: str | None,
     kinds: Collection[str] | None,
-    unique: bool,
+    unique: str | None,
     render: Callable[[list[Link]], T],
     options: Options,
     attributes: Iterable[tuple[str, str]] | None = None,
@@ -289,6 +296,7 @@ def _task(
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None,
     parser: str | None = None,
 ) -> Task[T]:
+    """``unique``: the field each document's links are made unique on (url...), or None."""
     check_mode(mode)
     pairs = attribute_pairs(attributes)  # a wrong pair fails here, once
     # the parser chosen here, once for the run (its warning too), and handed to the workers
@@ -300,7 +308,8 @@ def _task(
     if select is not None:
         select_roots(parse_html("<html></html>", "lxml"), select)  # an invalid one fails here
     frozen_kinds = None if kinds is None else frozenset(kinds)
-    return Task(extract, mode, select, frozen_kinds, unique, render, options, count)
+    by = unique_field(unique or "url")
+    return Task(extract, mode, select, frozen_kinds, unique is not None, render, options, count, by)
 
 
 def iter_rendered(
@@ -322,6 +331,7 @@ def iter_rendered(
     same_host: bool = False,
     external: bool = False,
     unused: Callable[[Unused], None] | None = None,
+    unique_by: str = "url",
     parser: str | None = None,
 ) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
@@ -341,18 +351,41 @@ def iter_rendered(
     count = counter(summary, scope)
     jobs = resolve_workers(workers)
     if scope == "run":
-        task = _task(mode, select, kinds, True, records, options, attributes, keep, count, parser)
-        seen: set[str] = set()
+        task = _task(
+            mode, select, kinds, unique_by, records, options, attributes, keep, count, parser
+        )
+        seen: set[str | None] = set()
         for found in results(given, task, jobs, summary, on_error, unreadable, unused):
-            new = new_in_run(found.output, seen, summary)
+            new = new_in_run(found.output, seen, summary, unique_by)
             if new:
                 yield render(new)
         return
     rendered = _task(
-        mode, select, kinds, scope is not None, render, options, attributes, keep, count, parser
+        mode, select, kinds, scope and unique_by, render, options, attributes, keep, count, parser
     )
     for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
         yield done.output
+
+
+def iter_pages(
+    inputs: Iterable[tuple[Source, str | None, bool]],
+    render: Callable[[list[Link]], T],
+    *,
+    mode: str = "rfc1808",
+    kinds: Collection[str] | None = None,
+    on_error: Callable[[InputError], None],
+    unreadable: Callable[[str, Exception], None],
+    summary: Summary,
+    workers: int = 1,
+) -> Iterator[tuple[str | None, T]]:
+    """Every document of many inputs ``(source, name, strict)``, one without links too, as
+    its own URL (``page_url``, None when not known) and its links rendered where they are
+    extracted (in the workers): what a link graph is built of (graph/build.py)."""
+    task = _task(mode, None, kinds, None, render, Options(), count=counter(summary, None))
+    every = replace(task, every=True)
+    given = (Input(*one) for one in inputs)
+    for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):
+        yield done.page_url, done.output
 
 
 def _as_list(iterate: Callable[P, Iterator[Link]]) -> Callable[P, list[Link]]:

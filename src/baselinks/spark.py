@@ -40,12 +40,22 @@ except ImportError as exc:  # an optional dependency: say how to get it
     ) from exc
 
 from baselinks import MODES, InputError, Summary
-from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links, local_path
+from baselinks.api import iter_pages
+from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links, local_path, open_input
 from baselinks.errors import describe, printable
-from baselinks.run.batch import counted
+from baselinks.graph.names import LEVELS, DocumentNamer
+from baselinks.run.batch import counted, display_name
 from baselinks.write.schema import Column, columns
 
-__all__ = ["COUNTERS_FILE", "SCHEMA", "Counters", "extract_links", "main", "to_pandas"]
+__all__ = [
+    "COUNTERS_FILE",
+    "SCHEMA",
+    "Counters",
+    "build_graph",
+    "extract_links",
+    "main",
+    "to_pandas",
+]
 
 # The column types of baselinks.write.schema (one table for Parquet and Spark), as Spark's.
 _SPARK_TYPES = {
@@ -147,6 +157,81 @@ def extract_links(
     return spark.createDataFrame(rows, SCHEMA, verifySchema=False)
 
 
+# --- the link graph: names made in the task by the one-machine code, the rest Spark's joins ---
+
+_PAIRS = StructType([StructField("s", StringType(), False), StructField("t", StringType(), True)])
+_IDS = StructType([StructField("name", StringType(), False), StructField("id", LongType(), False)])
+
+
+def _file_pairs(path: str, namer: DocumentNamer, counters: Counters | None) -> Iterator[Row]:
+    """One file's (source, target) name pairs, (source, None) for a document without any (it
+    is a vertex all the same); its errors printed on the executor's stderr and counted."""
+    summary, errors = Summary(), [0]
+
+    def report(error: InputError) -> None:
+        errors[0] += 1
+        print(f"baselinks: {printable(str(error))}", file=sys.stderr, flush=True)
+
+    def unreadable(name: str, exc: Exception) -> None:
+        report(InputError(describe(exc), name))
+
+    try:
+        with open_input(path) as stream:
+            given = [(stream, display_name(path), True)]
+            for page, names in iter_pages(
+                given, namer, on_error=report, unreadable=unreadable, summary=summary
+            ):
+                source = names.source or namer.source(page)[0]
+                if source is not None:
+                    yield from ((source, target) for target in names.targets or (None,))
+    except Exception as exc:  # no such file, a read failing midway: never the job
+        report(InputError(describe(exc), path))
+    if counters is not None:
+        counters.files.add(1)
+        counters.documents.add(summary.documents)
+        counters.links.add(summary.links)
+        counters.failed_files.add(1 if errors[0] or summary.failed else 0)
+        counters.errors.add(errors[0])
+
+
+def build_graph(
+    spark: SparkSession,
+    paths: Iterable[str],
+    *,
+    level: str = "host",
+    keep_www: bool = False,
+    private_domains: bool = False,
+    counters: Counters | None = None,
+) -> tuple[DataFrame, DataFrame]:
+    """The link graph of the files, as ``baselinks graph`` makes it (the same files: tested):
+    ``(vertices, edges)``, DataFrames of ``id``, ``name`` and of ``src``, ``dst`` (GraphFrames'
+    columns). One task per file names each document's targets with the one-machine code
+    (:class:`~baselinks.graph.names.DocumentNamer`); then Spark's own work, as cc-pyspark's
+    ``hostlinks_to_graph.py``: the distinct edges, the distinct names range-sorted and given
+    IDs 0..n-1 by ``zipWithIndex`` (a sort across partitions: a window over all names would
+    pull them into one), and two joins. Spark's string order is the UTF-8 bytes', Python's."""
+    from pyspark.sql import functions
+
+    paths = list(paths)
+    namer = DocumentNamer(level, keep_www, private_domains)
+
+    def pairs_of(given: Iterable[str]) -> Iterator[Row]:
+        for path in given:
+            yield from _file_pairs(path, namer, counters)
+
+    rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(pairs_of)
+    pairs = spark.createDataFrame(rows, _PAIRS).persist()
+    edges = pairs.where(functions.col("t").isNotNull()).distinct()
+    names = pairs.select(functions.col("s").alias("name"))
+    names = names.union(edges.select(functions.col("t").alias("name"))).distinct()
+    ranked = names.orderBy("name").rdd.map(lambda row: row[0]).zipWithIndex()
+    ids = spark.createDataFrame(ranked, _IDS).persist()
+    sources = ids.withColumnsRenamed({"name": "s", "id": "src"})
+    targets = ids.withColumnsRenamed({"name": "t", "id": "dst"})
+    joined = edges.join(sources, "s").join(targets, "t").select("src", "dst")
+    return ids.select("id", "name").orderBy("id"), joined.orderBy("src", "dst")
+
+
 def to_pandas(frame: DataFrame) -> Any:
     """``frame`` as a pandas DataFrame whose integer columns are pandas' nullable ``Int64``.
 
@@ -193,6 +278,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", default="rfc1808", choices=MODES)
     parser.add_argument(
         "--parser", choices=("html5", "lxml"), help="html5 (the default where built) or lxml"
+    )
+    parser.add_argument(
+        "--graph",
+        choices=LEVELS,
+        metavar="LEVEL",
+        help="write the link graph at this level (page, host, domain) instead of the links: "
+        "OUTPUT/vertices.parquet (id, name) and OUTPUT/edges.parquet (src, dst)",
+    )
+    parser.add_argument("--keep-www", action="store_true", help="--graph: keep www. in hosts")
+    parser.add_argument(
+        "--private-domains", action="store_true", help="--graph domain: the PSL's private section"
     )
     parser.add_argument(
         "--overwrite", action="store_true", help="replace an existing output (else: an error)"
@@ -305,18 +401,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
-        frame = extract_links(spark, paths, mode=args.mode, counters=counters, parser=args.parser)
-        if args.num_output_partitions is not None:
-            frame = frame.coalesce(args.num_output_partitions)
-        writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")
-        try:
-            writer.option("compression", args.output_compression).parquet(args.output)
-        except Exception as exc:  # AnalysisException: the output appeared meanwhile...
-            print(f"baselinks: {printable(f'{args.output}: {_first_line(exc)}')}", file=sys.stderr)
+        if args.graph is None:
+            frames = {
+                "": extract_links(
+                    spark, paths, mode=args.mode, counters=counters, parser=args.parser
+                )
+            }
+        else:
+            graph = build_graph(
+                spark, paths, level=args.graph, keep_www=args.keep_www,
+                private_domains=args.private_domains, counters=counters,
+            )  # fmt: skip
+            frames = dict(zip(("vertices.parquet", "edges.parquet"), graph, strict=True))
+        failed = _write(frames, args)
+        if failed:
             return 1
         seconds = time.monotonic() - start
         record = {name: counter.value for name, counter in counters._asdict().items()}
         record.update(inputs=len(paths), seconds=round(seconds, 1))
+        if args.graph is not None:
+            record.update(graph=args.graph)
         written = _write_counters(args.output, {**record, "mode": args.mode})
     finally:
         if owned:
@@ -326,6 +430,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"baselinks: counters in {written}", file=sys.stderr)
     print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)
     return 1 if record["failed_files"] else 0
+
+
+def _write(frames: dict[str, DataFrame], args: argparse.Namespace) -> bool:
+    """Each frame written as Parquet (under OUTPUT, or in it by name); False once one fails
+    (said in one line)."""
+    for name, frame in frames.items():
+        if args.num_output_partitions is not None:
+            frame = frame.coalesce(args.num_output_partitions)
+        writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")
+        target = f"{args.output.rstrip('/')}/{name}" if name else args.output
+        try:
+            writer.option("compression", args.output_compression).parquet(target)
+        except Exception as exc:  # AnalysisException: the output appeared meanwhile...
+            print(f"baselinks: {printable(f'{target}: {_first_line(exc)}')}", file=sys.stderr)
+            return True
+    return False
 
 
 def _first_line(exc: BaseException) -> str:

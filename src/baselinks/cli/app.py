@@ -8,6 +8,8 @@
     baselinks resolve BASE REF [REF ...] [--mode rfc1808|rfc3986|whatwg] [--explain] [--json]
     baselinks parse URL [URL ...] [--json]
     baselinks check URL [URL ...] [--json]
+    baselinks graph PATH ... -o DIR [--level page|host|domain] [--format tsv|parquet] [-j N]
+    baselinks ranks DIR [--top N]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
 the rest still processed), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
@@ -29,7 +31,7 @@ from pathlib import Path
 from .. import compiled
 from .._version import __version__
 from ..errors import InputError, SelectError, describe, printable, say
-from . import urlcommands
+from . import graphcommand, urlcommands
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -121,7 +123,8 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             mode=args.mode,
             select=args.select,
             kinds=args.kinds,
-            unique=args.unique,
+            unique=args.unique or ("document" if args.unique_by != "url" else False),
+            unique_by=args.unique_by,
             charset=args.charset,
             on_error=tell.failed,
             unreadable=tell.unreadable,
@@ -220,7 +223,7 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
         if write is not None:
             return header, utf8_render(name, fields), write, None
         return header, render, out.write, None
-    from ..write.parquet import ParquetSink, available
+    from ..write.parquet import ParquetSink, available, parquet_render
 
     if not available():
         _error(f"--format {name} needs pyarrow: pip install 'baselinks[parquet]'")
@@ -229,7 +232,8 @@ def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing |
         _error(f"--format {name} writes a binary file: give -o FILE, or redirect the output")
         return None
     sink = ParquetSink(binary(out), fields)
-    return "", list, sink.write, sink  # list: the links themselves, from a worker too
+    # the links themselves, from a worker too; with the computed fields chosen, made there
+    return "", parquet_render(fields), sink.write, sink
 
 
 def _stdin() -> Any:
@@ -304,6 +308,8 @@ _COMMANDS = {
     "resolve": urlcommands.resolve_command,
     "parse": urlcommands.parse_command,
     "check": urlcommands.check_command,
+    "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, _Teller),
+    "ranks": graphcommand.ranks_command,
 }
 
 

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import printable
+from . import graphcommand
 
 
 def build_parser(version: str) -> argparse.ArgumentParser:
@@ -19,6 +20,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _add_extract(commands)
+    graphcommand.add_graph(commands)
     _add_url_commands(commands)
     _add_check(commands)
     parser.set_defaults(subparsers=commands.choices)
@@ -134,6 +136,8 @@ def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def _add_filters(ext: argparse.ArgumentParser) -> None:
+    from ..run.options import UNIQUE_BY
+
     # "--unique=run" is an option string of its own (argparse matches a whole one before it
     # splits at "="), so that "--unique PATH" still reads PATH as a path.
     ext.add_argument(
@@ -153,10 +157,19 @@ def _add_filters(ext: argparse.ArgumentParser) -> None:
         "memory: a set of the distinct URLs)",
     )
     ext.add_argument(
+        "--unique-by",
+        choices=UNIQUE_BY,
+        default="url",
+        metavar="FIELD",
+        help="with --unique: the field kept once, url (default) or a computed form of it: "
+        "canonical, surt, host, domain (the first link to each host)",
+    )
+    ext.add_argument(
         "--fields",
         type=_fields,
         metavar="A,B,C",
-        help="only these fields, in this order (jsonl, csv, tsv; tsv by default on a terminal)",
+        help="only these fields, in this order (jsonl, csv, tsv, parquet; tsv by default on a "
+        "terminal); besides the record's, the computed host, domain, surt, canonical",
     )
     ext.add_argument(
         "--scheme",

@@ -6,7 +6,7 @@
 write/formats.py formats it, dataflow.py and spark.py hand it on); :data:`FIELDS` are its field
 names, in the order every format writes them: its twelve own (:data:`DEFAULT_FIELDS`, what CSV, TSV
 write unless asked), then its document's :class:`~.containers.entries.Origin` flattened
-(:data:`ORIGIN_FIELDS`: file, offset, length, record ID, date, MIME part).
+(:data:`ORIGIN_FIELDS`: file, offset, length, record ID, date, MIME part, page URL).
 
 :class:`Linker` resolves a document's raw links against its base (url/resolve.py, RFC 1808 §4 or
 the other modes) and adds the problem codes of url/diagnose.py, then the walker's own. The codes
@@ -17,6 +17,7 @@ this stage adds beside diagnose's: the placement of an iframe srcdoc's container
 from __future__ import annotations
 
 import codecs
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..base.layers import Base, BaseSource
@@ -24,6 +25,8 @@ from ..compiled import load as load_compiled
 from ..errors import BaselinksError
 from ..load.containers.entries import Origin
 from ..load.tokens import ASCII_WHITESPACE
+from ..url import canonical as _canonical
+from ..url import surt as _surt
 from ..url.diagnose import diagnose, mentions_saved_folder, saved_copy
 from ..url.resolve import Resolver, encoding_parse
 
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
     from ..find.walk import RawLink
 
 __all__ = [
+    "CHOOSABLE",
+    "COMPUTED_FIELDS",
     "DEFAULT_FIELDS",
     "FIELDS",
     "ORIGIN_AT",
@@ -38,6 +43,7 @@ __all__ = [
     "Link",
     "Linker",
     "Origin",
+    "computed",
     "saved_copies",
     "with_problems",
 ]
@@ -51,9 +57,12 @@ class Link(NamedTuple):
     An immutable record. A named tuple rather than a frozen dataclass: building one took 2.3 µs
     against 0.4 µs, for every link; and it pickles small, for ``workers``.
 
-    Its twelve fields, then ``origin``: where its document is stored, one :class:`Origin`
-    shared by all the links of a document (no work per link), read as six fields of the link
-    (``link.offset``...) and written flattened, as the fields of :data:`ORIGIN_FIELDS`.
+    Its twelve fields, then ``origin``: where its document is stored and the page's own URL,
+    one :class:`Origin` shared by all the links of a document (no work per link), read as seven
+    fields of the link (``link.offset``, ``link.page_url``...) and written flattened, as the
+    fields of :data:`ORIGIN_FIELDS`. ``page_url`` is there, not among the twelve, because it is
+    the document's (one value per page, as ``file`` is), and so that CSV and TSV keep their
+    default twelve columns.
     """
 
     url: str
@@ -101,8 +110,37 @@ class Link(NamedTuple):
         """The MIME part's path in its message, as IMAP numbers parts (``1.2``)."""
         return self.origin.part
 
+    @property
+    def page_url(self) -> str | None:
+        """The URL of the page the link was found on, before any ``<base>`` (None: unknown)."""
+        return self.origin.page_url
+
+    # Canonical forms of the URL (url/canonical.py, url/surt.py), computed when read, never
+    # stored: extraction without them costs nothing (:data:`COMPUTED_FIELDS`).
+    @property
+    def host(self) -> str | None:
+        """The URL's host, normalised as a browser contacts it (:func:`~.canonical.host`)."""
+        return _canonical.host(self.url)
+
+    @property
+    def domain(self) -> str | None:
+        """The host's registered domain by the Public Suffix List, ICANN section
+        (:func:`~.canonical.domain`); None for an IP address."""
+        return _canonical.domain(self.url)
+
+    @property
+    def surt(self) -> str | None:
+        """The URL's SURT key, as CDX indexes write it (:func:`~.surt.surt`)."""
+        return _surt.surt(self.url)
+
+    @property
+    def canonical(self) -> str | None:
+        """The URL normalised for deduplication (:func:`~.canonical.canonical`)."""
+        return _canonical.canonical(self.url)
+
     def values(self) -> tuple[Any, ...]:
-        """The values of :data:`FIELDS`, in order: the twelve, then the origin's six."""
+        """The values of :data:`FIELDS`, in order: the twelve, then the origin's seven (and
+        the computed fields, on a record :func:`computed` made)."""
         return self[:-1] + self[-1]
 
     def as_dict(self) -> dict[str, Any]:
@@ -122,6 +160,50 @@ ORIGIN_FIELDS: tuple[str, ...] = Origin._fields
 FIELDS: tuple[str, ...] = DEFAULT_FIELDS + ORIGIN_FIELDS
 # A Link's item at this index is its Origin; its own fields come before it.
 ORIGIN_AT = len(DEFAULT_FIELDS)
+# Forms of the URL computed from it when asked for (--fields, --unique-by, a graph), written
+# after FIELDS; no format writes them unless they are chosen.
+COMPUTED_FIELDS: tuple[str, ...] = ("host", "domain", "surt", "canonical")
+# Every field a format can be asked to write.
+CHOOSABLE: tuple[str, ...] = FIELDS + COMPUTED_FIELDS
+
+
+class _Computed(NamedTuple):
+    """An Origin with the computed fields after it: the last item of a record
+    :func:`computed` made, so that a field's index in :data:`CHOOSABLE` finds it as the
+    origin's fields are found (the writers read ``record[ORIGIN_AT][index - ORIGIN_AT]``)."""
+
+    file: str | None
+    offset: int | None
+    length: int | None
+    record_id: str | None
+    date: str | None
+    part: str | None
+    page_url: str | None
+    host: str | None
+    domain: str | None
+    surt: str | None
+    canonical: str | None
+
+
+_COMPUTE = {
+    "host": _canonical.host,
+    "domain": _canonical.domain,
+    "surt": _surt.surt,
+    "canonical": _canonical.canonical,
+}
+
+
+def computed(fields: tuple[str, ...], links: Sequence[Link]) -> list[Link]:
+    """``links`` as records that also hold the computed ``fields`` among theirs (the others of
+    :data:`COMPUTED_FIELDS` None), for a writer asked for them: the same Link, its origin an
+    Origin with those values after it. Run where the links are rendered (a worker)."""
+    makers = [_COMPUTE[name] if name in fields else None for name in COMPUTED_FIELDS]
+    made = []
+    for link in links:
+        url = link.url
+        extra = tuple(None if make is None else make(url) for make in makers)
+        made.append(_new(Link, (*link[:ORIGIN_AT], _new(_Computed, link.origin + extra))))
+    return made
 
 
 class Linker:

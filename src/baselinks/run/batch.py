@@ -202,6 +202,7 @@ class Done(NamedTuple, Generic[T]):
     error: str | None
     no_base: int = 0
     stats: Stats | None = None
+    page_url: str | None = None  # the document's own URL (a graph's source vertex)
 
 
 class Failed(NamedTuple):
@@ -308,8 +309,8 @@ class Task(Generic[T]):
     extracted, the rest passed on), or a whole small input for the worker to read itself.
     """
 
-    # one document: (part, mode, select) -> (links, what could not be read or "")
-    extract: Callable[[Part, str, str | None], tuple[list[Link], str]]
+    # one document: (part, mode, select) -> (links, what could not be read or "", its own URL)
+    extract: Callable[[Part, str, str | None], tuple[list[Link], str, str | None]]
     mode: str
     select: str | None
     kinds: frozenset[str] | None
@@ -319,6 +320,8 @@ class Task(Generic[T]):
     # what else is counted of a document's links, where they are extracted: how many have no
     # base, and their Stats or None (api hands in write/stats.py's, as it hands in extract)
     count: Callable[[list[Link]], tuple[int, Stats | None]] | None = None
+    unique_by: str = "url"  # with unique: the field kept once (url, or host, canonical...)
+    every: bool = False  # a Done for every document, one without links too (graph/build.py)
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
         events: list[Event] = []
@@ -329,7 +332,7 @@ class Task(Generic[T]):
 
     def _done(self, part: Part) -> Done[T] | Failed:
         try:
-            links, unread = self.extract(part, self.mode, self.select)
+            links, unread, page = self.extract(part, self.mode, self.select)
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
@@ -338,10 +341,10 @@ class Task(Generic[T]):
         if self.kinds is not None:
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:
-            by_url: dict[str, Link] = {}
+            by_key: dict[str | None, Link] = {}
             for link in links:
-                by_url.setdefault(link.url, link)
-            links = list(by_url.values())
+                by_key.setdefault(getattr(link, self.unique_by), link)
+            links = list(by_key.values())
         output, written = rendered_within(self.render, links, output_budget(len(part.body or b"")))
         if written < len(links):
             left = len(links) - written
@@ -352,7 +355,7 @@ class Task(Generic[T]):
             unread = f"{unread}; {cut}" if unread else cut
             links = links[:written]
         no_base, stats = (0, None) if self.count is None else self.count(links)
-        return Done(part.name, output, written, unread or None, no_base, stats)
+        return Done(part.name, output, written, unread or None, no_base, stats, page)
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -469,7 +472,7 @@ def results(
                 tally.no_base += event.no_base
                 if event.stats is not None and tally.stats is not None:
                     tally.stats.merge(event.stats)
-                if event.found:
+                if event.found or task.every:
                     yield event
                 if event.error is not None:
                     tally.failed += 1

@@ -3,7 +3,8 @@ is read, each checked once (a wrong value fails before the first document, by na
 
     kinds, schemes,   Keep        which links of a document are kept (a worker applies it)
     same_host, external
-    unique            unique_scope, new_in_run    the first link per URL, in a document or a run
+    unique, unique_by unique_scope, unique_field, new_in_run    the first link per URL (or
+                      host, canonical URL...), in a document or a run
     summary (stats)   counter     what each document's links are counted for
     root_url, root    mirrored    a file's URL in a mirrored site (base/mirror.py's conventions)
     source            refuse_markup   a str is a path; markup passed as one is refused
@@ -16,16 +17,19 @@ import io
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Literal
 
 from ..base.mirror import mirrored_url
 from ..base.mirror import root_url as checked_root
-from ..resolve.link import Link
+from ..resolve.link import COMPUTED_FIELDS, Link
+from ..url.canonical import host
 from ..url.parts import parse
 from ..write.stats import Stats, count_all, count_no_base, without_base
 from .batch import Source, Summary
 
 __all__ = [
+    "UNIQUE_BY",
     "Keep",
     "counter",
     "keep_only",
@@ -33,6 +37,7 @@ __all__ = [
     "new_in_run",
     "refuse_markup",
     "refuse_wrong_types",
+    "unique_field",
     "unique_scope",
 ]
 
@@ -46,6 +51,8 @@ class Keep:
     under its MIME entities' bases (RFC 1808 §3.3, §3.2). Hosts are compared in lower case,
     ports and schemes aside; a link without a host (``mailto:``, ``data:``, one left relative)
     is neither same-host nor external, and neither is any link of a document without a host.
+    A host is :func:`~baselinks.url.canonical.host`'s: the authority ends at "/", "?" or "#"
+    (RFC 3986 §3.2), so ``http://h.com?q`` is on ``h.com``, and ``H.COM.`` is ``h.com``.
     Picklable: it runs where the document is extracted (a worker, with ``workers``)."""
 
     schemes: frozenset[str] | None = None
@@ -56,14 +63,14 @@ class Keep:
             schemes = self.schemes
             links = [link for link in links if parse(link.url).scheme.lower() in schemes]
         if self.hosts is not None:
-            own = parse(own_url).hostname
+            own = host(own_url)
             if own is None:
                 return []
             same = self.hosts == "same"
             links = [
                 link
                 for link in links
-                if (host := parse(link.url).hostname) is not None and (host == own) == same
+                if (theirs := host(link.url)) is not None and (theirs == own) == same
             ]
         return links
 
@@ -119,16 +126,31 @@ def unique_scope(unique: bool | str | None) -> Literal["document", "run"] | None
     raise ValueError(f"unknown unique scope {unique!r}: expected 'document' or 'run'")
 
 
-def new_in_run(links: list[Link], seen: set[str], tally: Summary) -> list[Link]:
-    """``unique="run"``: the links of one document whose URL no earlier document of the run
+# What unique_by may name: the URL, or one of its computed forms (resolve/link.py).
+UNIQUE_BY = ("url", *COMPUTED_FIELDS)
+
+
+def unique_field(unique_by: str) -> str:
+    if unique_by not in UNIQUE_BY:
+        raise ValueError(f"unknown unique_by {unique_by!r}: expected one of {', '.join(UNIQUE_BY)}")
+    return unique_by
+
+
+def new_in_run(
+    links: list[Link], seen: set[str | None], tally: Summary, unique_by: str = "url"
+) -> list[Link]:
+    """``unique="run"``: the links of one document whose URL (or ``unique_by`` field: a link
+    without a host is one value, None, for ``host``) no earlier document of the run
     had (nor an earlier link of its own). Applied in the main process, to the documents in
     input order, so that any number of workers gives the same links (each document is made
     unique in its worker first, which changes nothing here and sends less). Memory: the set
     of the distinct URLs seen."""
     new = []
+    key = attrgetter(unique_by)
     for link in links:
-        if link.url not in seen:
-            seen.add(link.url)
+        value = key(link)
+        if value not in seen:
+            seen.add(value)
             new.append(link)
     # the summary counts the links given
     tally.links -= len(links) - len(new)

@@ -19,7 +19,15 @@ from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TextIO, TypeVar, cast
 
 from ..errors import BIDI, CONTROLS, printable
-from ..resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link
+from ..resolve.link import (
+    CHOOSABLE,
+    COMPUTED_FIELDS,
+    DEFAULT_FIELDS,
+    FIELDS,
+    ORIGIN_AT,
+    Link,
+    computed,
+)
 from . import jsonl
 
 __all__ = [
@@ -43,6 +51,9 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
 class Format(NamedTuple):
     """An output format: what comes first, and how a batch of links is written."""
 
@@ -62,8 +73,26 @@ def utf8_render(
     if name != "jsonl" or not jsonl.compiled():
         return render
     chosen = FIELDS if fields is None else check_fields(fields)
-    indexes = tuple(map(FIELDS.index, chosen))
-    return functools.partial(jsonl.utf8_lines, chosen, indexes, jsonl.key_prefixes(chosen))
+    indexes = tuple(map(CHOOSABLE.index, chosen))
+    lines = functools.partial(jsonl.utf8_lines, chosen, indexes, jsonl.key_prefixes(chosen))
+    return _computing(chosen, lines)
+
+
+def _computing(
+    chosen: tuple[str, ...], render: Callable[[Sequence[Link]], T]
+) -> Callable[[Sequence[Link]], T]:
+    """``render``, or where ``chosen`` names computed fields (host, surt...), ``render`` of
+    the records :func:`~baselinks.resolve.link.computed` makes: only then are they computed."""
+    wanted = tuple(name for name in chosen if name in COMPUTED_FIELDS)
+    if not wanted:
+        return render
+    return functools.partial(_rendered_computed, wanted, render)
+
+
+def _rendered_computed(
+    wanted: tuple[str, ...], render: Callable[[Sequence[Link]], T], links: Sequence[Link]
+) -> T:
+    return render(computed(wanted, links))
 
 
 def _columns(links: Sequence[Link], indexes: tuple[int, ...]) -> list[Iterator[Any]]:
@@ -133,8 +162,9 @@ def _csv(dialect: type[csv.Dialect], fields: tuple[str, ...] = DEFAULT_FIELDS) -
     # a partial of a module-level function pickles (a closure would not): it goes to workers
     if fields == DEFAULT_FIELDS:
         return Format(buffer.getvalue(), functools.partial(_render_csv, dialect))
-    indexes = tuple(map(FIELDS.index, fields))
-    return Format(buffer.getvalue(), functools.partial(_render_csv, dialect, indexes=indexes))
+    indexes = tuple(map(CHOOSABLE.index, fields))
+    render = functools.partial(_render_csv, dialect, indexes=indexes)
+    return Format(buffer.getvalue(), _computing(fields, render))
 
 
 # IANA text/tab-separated-values: "Note that fields that contain tabs are not allowable in
@@ -276,13 +306,14 @@ FIELDED = ("jsonl", "csv", "tsv")
 
 
 def check_fields(fields: Iterable[str]) -> tuple[str, ...]:
-    """The field names as a tuple, each one a field of :class:`Link` (else ``ValueError``
-    naming the valid ones); at least one, none twice."""
+    """The field names as a tuple, each one a field of :class:`Link` or a computed one
+    (:data:`~baselinks.resolve.link.CHOOSABLE`; else ``ValueError`` naming the valid ones); at
+    least one, none twice."""
     chosen = tuple(fields)
-    unknown = [name for name in chosen if name not in FIELDS]
+    unknown = [name for name in chosen if name not in CHOOSABLE]
     if unknown or not chosen:
         what = f"unknown field(s) {', '.join(unknown)}" if unknown else "no field"
-        raise ValueError(f"{what}: expected some of {', '.join(FIELDS)}")
+        raise ValueError(f"{what}: expected some of {', '.join(CHOOSABLE)}")
     if len(set(chosen)) < len(chosen):
         raise ValueError(f"a field named twice: {', '.join(chosen)}")
     return chosen
@@ -296,15 +327,15 @@ def output_format(name: str, fields: Iterable[str] | None = None) -> Format:
     chosen = check_fields(fields)
     if name not in FIELDED:
         raise ValueError(f"the {name} format has no fields to choose: use {', '.join(FIELDED)}")
+    indexes = tuple(map(CHOOSABLE.index, chosen))
     if name == "jsonl":
-        indexes = tuple(map(FIELDS.index, chosen))
-        return Format(
-            "", functools.partial(jsonl.chosen_lines, chosen, indexes, jsonl.key_prefixes(chosen))
-        )
+        lines = functools.partial(jsonl.chosen_lines, chosen, indexes, jsonl.key_prefixes(chosen))
+        return Format("", _computing(chosen, lines))
     if name == "csv":
         return _csv(csv.excel, chosen)
-    indexes = tuple(map(FIELDS.index, chosen))
-    return Format("\t".join(chosen) + "\n", functools.partial(_tsv_lines, indexes))
+    return Format(
+        "\t".join(chosen) + "\n", _computing(chosen, functools.partial(_tsv_lines, indexes))
+    )
 
 
 class Writer(Protocol):

@@ -23,7 +23,7 @@ import typing
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ..resolve.link import DEFAULT_FIELDS, FIELDS, Link, Origin
+from ..resolve.link import COMPUTED_FIELDS, DEFAULT_FIELDS, FIELDS, Link, Origin
 
 __all__ = ["COLUMNS", "Column", "column_types", "columns"]
 
@@ -64,12 +64,18 @@ def column_types(
 
 
 # The link's own fields, then its document's Origin flattened (link.FIELDS: how every format
-# writes it); the record's `origin` field itself is no column.
-_LINK = {**column_types(Link, DEFAULT_FIELDS), **column_types(Origin)}
+# writes it); the record's `origin` field itself is no column. Then the forms of the URL
+# computed when chosen (link.COMPUTED_FIELDS: host, domain, surt, canonical), nullable strings.
+_LINK = {
+    **column_types(Link, DEFAULT_FIELDS),
+    **column_types(Origin),
+    **dict.fromkeys(COMPUTED_FIELDS, ("string", True)),
+}
 
 
 def columns(fields: Iterable[str] = FIELDS) -> tuple[Column, ...]:
-    """The columns of these fields of :class:`~baselinks.resolve.link.Link`, in the order given."""
+    """The columns of these fields of :class:`~baselinks.resolve.link.Link` (a computed one
+    too: :data:`~baselinks.resolve.link.COMPUTED_FIELDS`), in the order given."""
     return tuple(Column(name, *_LINK[name]) for name in fields)
 
 

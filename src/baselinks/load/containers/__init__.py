@@ -4,6 +4,7 @@
                      MIME / MHTML  mime.py     one Part per document part, with its base headers
                      HTTP          httpmsg.py  one Part: the response body, its headers
                      gzip          (here)      decompressed (capped), then recognised again
+                     WACZ          wacz.py     each archive/ WARC, in place, then as a WARC
                      CSS / SVG     (here)      one Part, by the name (.css, .svg) or an <svg root
                      HTML / text   (here)      one Part: the bytes as they are
                      binary        (here)      Skipped in a directory walk, an error if named
@@ -249,6 +250,15 @@ def _message(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterato
     yield from iter_parts(_read(stream, name), name, given.url)
 
 
+def _wacz(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
+    from .wacz import iter_wacz
+
+    def member(opened: BinaryIO, label: str) -> Iterator[Entry]:
+        yield from iter_entries(opened, label, named=True, layers=given.layers)
+
+    yield from iter_wacz(stream, name, member)
+
+
 def _response(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[Entry]:
     response = parse_response(_read(stream, name))
     part, damage = response_part(response, name, given.url, given.charset)
@@ -268,6 +278,7 @@ CONTAINERS: dict[Kind, Reader] = {
     Kind.ARC: _archive,
     Kind.MIME: _message,
     Kind.HTTP: _response,
+    Kind.WACZ: _wacz,
 }
 
 

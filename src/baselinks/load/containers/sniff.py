@@ -1,5 +1,8 @@
 """Recognise an input by its first bytes (and, only when they say nothing, by its name).
 
+named .wacz, or PK 03 04 with archive/, indexes/, pages/ or datapackage members
+                                   → WACZ       (Webrecorder's zip of WARCs; a .wacz that is
+                                                 no zip is said to be none, by name)
 WARC/1.0 ...                       → WARC       (ISO 28500)
 filedesc:// ...                    → ARC        (Internet Archive ARC 1.0)
 URL IP-address 14-digit-date ...   → ARC        (an ARC record without its file header)
@@ -33,6 +36,7 @@ class Kind(StrEnum):
     HTML = "html"
     BINARY = "binary"
     TEXT = "text"
+    WACZ = "wacz"
 
 
 # How many bytes sniff() wants to see.
@@ -79,6 +83,8 @@ _HEADER_LINE = re.compile(rb"[!-9;-~]{1,76}:")
 # Within the first header block, what makes it a MIME entity rather than stray text.
 _MIME_HEADER = re.compile(rb"(?:^|\n)(?:content-type|mime-version)[ \t]*:", re.IGNORECASE)
 _HTTP_STATUS = re.compile(rb"HTTP/\d(?:\.\d)? \d{3}")
+# A zip's local header (APPNOTE 4.3.7) whose name is one of a WACZ's (spec 1.1.1's layout).
+_WACZ_MEMBER = re.compile(rb"PK\x03\x04.{26}(?:archive/|indexes/|pages/|datapackage)", re.DOTALL)
 
 _BY_NAME = (
     ((".warc", ".warc.gz", ".arc", ".arc.gz"), Kind.WARC),
@@ -111,6 +117,10 @@ def _is_mime(head: bytes) -> bool:
 
 def sniff(head: bytes, name: str = "") -> Kind:
     """The kind of the input whose first bytes (up to :data:`HEAD_BYTES`) are ``head``."""
+    if name.lower().endswith(".wacz") or (
+        head.startswith(b"PK\x03\x04") and _WACZ_MEMBER.search(head)
+    ):
+        return Kind.WACZ  # a .wacz that is no zip: the reader says so, by name
     if head.startswith(b"\x1f\x8b"):
         return Kind.GZIP
     stripped = head.lstrip(b"\t\n\r ")
