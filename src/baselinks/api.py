@@ -31,11 +31,14 @@ from .base.layers import (
     srcdoc_fallback,
     written_base,
 )
+from .base.xmlbase import XMLBase
 from .errors import InputError, SelectError, describe, raise_first
+from .find.feeds import FeedReader
 from .find.linktable import KINDS, PLACEMENTS
-from .find.sheets import LOADERS, sheet_links
+from .find.sheets import FINDERS, LOADERS, Finder
 from .find.walk import attribute_pairs, header_links, raw_links, select_roots
 from .load.containers import Part
+from .load.containers.doctypes import DocType
 from .load.containers.entries import Origin
 from .load.containers.httpmsg import as_pairs
 from .load.document import Document, load_text, parse_html
@@ -73,6 +76,8 @@ T = TypeVar("T")
 
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
+# The linkers a feed keeps, one per distinct base; a feed of more bases starts again.
+_LINKERS_KEPT = 256
 
 
 def _document_links(
@@ -115,7 +120,31 @@ def _document_links(
     return links
 
 
-def _sheet_links(
+def _flat_links(
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
+    *,
+    find: Finder,
+) -> list[Link]:
+    """resolve for a document that is no tree (find/sheets.py FINDERS: a style sheet, a
+    sitemap, a robots.txt): against its own URL, no <base>, no elements for ``select`` to match;
+    a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding; XML and these texts
+    are UTF-8 to URLs)."""
+    if select is not None:
+        return []
+    raws, damage = find(document, fallback.url)
+    unread.extend(what for what in (document.unread, damage) if what)
+    link = Linker(fallback, mode, document.name, origin=origin).link
+    return [link(raw) for raw in raws]
+
+
+def _feed_links(
     document: Document,
     fallback: Base,
     mode: str,
@@ -125,12 +154,45 @@ def _sheet_links(
     attributes: tuple[tuple[str, str], ...] = (),
     origin: Origin | None = None,
 ) -> list[Link]:
-    """resolve for a style sheet (find/sheets.py): against its own URL, no <base>, no elements for
-    ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
+    """base → find → resolve for a feed (find/feeds.py): each URL against the xml:base in
+    scope at its element (base/xmlbase.py), each HTML document inside it walked as a page
+    whose encapsulating entity (RFC 1808 §3.2) is that element, as an iframe srcdoc's is its
+    iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page)."""
     if select is not None:
         return []
-    link = Linker(fallback, mode, document.name, origin=origin).link
-    return [link(raw) for raw in sheet_links(document)]
+    reader, scopes = FeedReader(document), XMLBase(fallback, mode)
+    linkers: dict[Base, Linker] = {}  # one per base: each resolves a distinct reference once
+    links: list[Link] = []
+    for written, found in reader.items():
+        base = scopes.base(written)  # its xml:base chain
+        if isinstance(found, Document):
+            inner = srcdoc_fallback(base)  # its own <base> wins over it
+            nested = _document_links(
+                found, inner, mode, None, unread, depth + 1, attributes, origin
+            )
+            links.extend(nested)
+            continue
+        linker = linkers.get(base)
+        if linker is None:
+            if len(linkers) >= _LINKERS_KEPT:
+                linkers.clear()
+            linker = linkers[base] = Linker(base, mode, document.name, origin=origin)
+        links.append(linker.link(found))
+    unread.extend(what for what in (document.unread, reader.damage) if what)
+    return links
+
+
+Walk = Callable[..., list[Link]]
+
+# How a loaded document is walked, by its type (load/containers/doctypes.py; loaded by
+# find/sheets.py LOADERS): an HTML tree, an SVG (walked as inline SVG), a feed, or one list of
+# raw links (a style sheet, a sitemap, a robots.txt).
+WALKS: dict[DocType, Walk] = {
+    DocType.HTML: _document_links,
+    DocType.SVG: _document_links,
+    DocType.FEED: _feed_links,
+    **{doctype: partial(_flat_links, find=find) for doctype, find in FINDERS.items()},
+}
 
 
 def _part_links(
@@ -158,7 +220,7 @@ def _part_links(
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
-        walk = _document_links if document.tree is not None else _sheet_links
+        walk = WALKS[part.doctype]
         links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)

@@ -169,6 +169,8 @@ cdef class Scanner:
     cdef object parse_srcset
     cdef object css_urls
     cdef object other_syntax
+    cdef object text_links
+    cdef object CSS_TEXT
     cdef frozenset _rel_elements
     cdef frozenset _text_elements
     cdef object URL, URLS, COMMA_URLS, SRCSET, CSS
@@ -204,6 +206,8 @@ cdef class Scanner:
         self.parse_srcset = names["parse_srcset"]
         self.css_urls = names["css_urls"]
         self.other_syntax = names["_other_syntax"]
+        self.text_links = names["_text_links"]
+        self.CSS_TEXT = names["CSS_TEXT"]
         self._rel_elements = names["REL_ELEMENTS"]
         self._text_elements = names["TEXT_ELEMENTS"]
         self.URL = names["URL"]
@@ -398,7 +402,11 @@ cdef class Scanner:
     cdef int _text_links(
         self, element, str tag, source, tuple placed, list out
     ) except -1:
-        # walk._text_links (a <style>'s text), calling this walk's css_urls
+        # walk._text_links (a <style>'s text), calling this walk's css_urls; another text row
+        # (a JSON-LD <script>, with its condition) is walk.py's own
+        if source.syntax != self.CSS_TEXT or source.when:
+            self.text_links(element, tag, source, placed, out)
+            return 0
         codes = ((source.problem,) if source.problem else ()) + placed
         base_line = element.sourceline or 1
         kind = source.kind

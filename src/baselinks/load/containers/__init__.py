@@ -298,7 +298,7 @@ def _fetched(
 ) -> Iterator[Entry]:
     """A body a caller fetched, with its response headers: HTML unless they say otherwise."""
     essence, declared = media_type(headers)
-    if not may_be_document(essence):
+    if not may_be_document(essence, url):
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
@@ -307,7 +307,7 @@ def _fetched(
         yield exc.located(name)
         return
     # a body the caller fetched is taken as HTML when its type says nothing (not sniffed)
-    doctype = document_type(essence, decoded) or DocType.HTML
+    doctype = document_type(essence, decoded, url) or DocType.HTML
     yield Part(name, decoded, charset or declared, url, (), None, headers, doctype)
     if problem:
         yield body_damage(problem, decoded, name)

@@ -39,7 +39,7 @@ from email.policy import EmailPolicy
 from typing import Any, NamedTuple
 
 from ...errors import InputError
-from .doctypes import document_type
+from .doctypes import by_body, document_type
 from .entries import Entry, Origin, Part
 
 __all__ = ["MAX_MIME_DEPTH", "iter_parts"]
@@ -245,12 +245,16 @@ class _Walker:
         if defects & _NO_BOUNDARY:
             yield InputError("multipart whose boundary never occurs: not read", name)
             return
-        doctype = document_type(entity.get_content_type(), b"")  # email gives every part a type
+        kind = entity.get_content_type()  # email gives every part a type
+        doctype, body = document_type(kind, b""), b""
+        if doctype is not None or by_body(kind):  # text/xml: a feed or a sitemap, or none
+            payload = entity.get_payload(decode=True)  # adds the defects of its decoding
+            body = payload if isinstance(payload, bytes) else b""
+            doctype = doctype or document_type(kind, body)
         if doctype is not None:
-            body = entity.get_payload(decode=True)  # adds the defects of its decoding
             yield Part(
                 name,
-                body if isinstance(body, bytes) else b"",
+                body,
                 entity.get_content_charset(),
                 self.retrieval,
                 place.locations,

@@ -133,12 +133,12 @@ def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -
         except InputError:
             return None
         essence, _ = media_type(response.headers)
-        if may_be_document(essence):
+        if may_be_document(essence, target):
             return None
         # a bodiless Part when the headers carry links, else Skipped
         return response_part(response, name, target or None)[0]
     kind, _ = media_type([("Content-Type", record.content_type or "")])
-    if may_be_document(kind):
+    if may_be_document(kind, target):
         return None
     return Skipped(name, f"not HTML ({kind})")
 
@@ -154,7 +154,7 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> l
             return [Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")]
         raise InputError("response record without an HTTP status line")
     kind, charset = media_type([("Content-Type", record.content_type or "")])
-    doctype = document_type(kind, block)
+    doctype = document_type(kind, block, target)
     if doctype is not None:
         return [Part(name, block, charset, target or None, doctype=doctype)]
     return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
