@@ -138,10 +138,16 @@ def _flat_links(
     are UTF-8 to URLs)."""
     if select is not None:
         return []
-    raws, damage = find(document, fallback.url)
-    unread.extend(what for what in (document.unread, damage) if what)
+    if document.unread:
+        unread.append(document.unread)
     link = Linker(fallback, mode, document.name, origin=origin).link
-    return [link(raw) for raw in raws]
+    links: list[Link] = []
+    for found in find(document, fallback.url):
+        if isinstance(found, str):
+            unread.append(found)  # what of it could not be read: said after its links
+        else:
+            links.append(link(found))
+    return links
 
 
 def _feed_links(

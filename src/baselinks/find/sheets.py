@@ -32,7 +32,7 @@ file, what it cannot read so is the price.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -218,27 +218,25 @@ LOADERS: dict[DocType, Loader] = {
 }
 
 
-Finder = Callable[[Document, str], tuple[list[RawLink], str]]
+# A finder yields each raw link of a document, then what of it could not be read (a str), if
+# anything: a 50 MB sitemap's links are resolved as they are parsed, none of them held raw.
+Finder = Callable[[Document, str], Iterable[RawLink | str]]
 
 
-def _sheet(document: Document, location: str) -> tuple[list[RawLink], str]:
-    return sheet_links(document), ""
+def _sheet(document: Document, location: str) -> list[RawLink]:
+    return sheet_links(document)
 
 
-def _text_sitemap(document: Document, location: str) -> tuple[list[RawLink], str]:
-    return text_sitemap_links(document, location), ""
-
-
-def _robots(document: Document, location: str) -> tuple[list[RawLink], str]:
-    return robots_links(document), ""
+def _robots(document: Document, location: str) -> list[RawLink]:
+    return robots_links(document)
 
 
 # The documents that are no tree of elements, one list of raw links against the document's
 # own base: how each type finds them, given the document and its URL (a sitemap's rules
-# depend on where it is), with what of it could not be read ("" when all of it was).
+# depend on where it is).
 FINDERS: dict[DocType, Finder] = {
     DocType.CSS: _sheet,
     DocType.SITEMAP: sitemap_links,
-    DocType.SITEMAP_TEXT: _text_sitemap,
+    DocType.SITEMAP_TEXT: text_sitemap_links,
     DocType.ROBOTS: _robots,
 }

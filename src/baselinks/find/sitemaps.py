@@ -109,12 +109,11 @@ for _source in SITEMAP_SOURCES:
         raise ValueError(f"sitemap source {_source.local!r}")
 
 
-def sitemap_links(document: Document, location: str) -> tuple[list[RawLink], str]:
-    """Every URL of an XML sitemap, in order; and what was not well-formed ("" when all of it
-    was). ``location``: the sitemap's URL (its base), "" when not known."""
+def sitemap_links(document: Document, location: str) -> Iterator[RawLink | str]:
+    """Every URL of an XML sitemap, in order, as it is parsed; then what was not well-formed,
+    if anything (a str). ``location``: the sitemap's URL (its base), "" when not known."""
     events = XMLEvents(document, "sitemap", ("start", "end"), _TAGS)
     own: str | None = None  # the namespace of the document element, once met
-    links: list[RawLink] = []
     scope = _Scope(location)
     for event, element in events:
         namespace, local = _qualified(element.tag)
@@ -126,9 +125,10 @@ def sitemap_links(document: Document, location: str) -> tuple[list[RawLink], str
         if source is not None:
             found = _link(source, element, local, scope)
             if found is not None:
-                links.append(found)
+                yield found
         release(element)  # read: an entry, or a URL inside one
-    return links, events.damage
+    if events.damage:
+        yield events.damage
 
 
 def _qualified(tag: str) -> tuple[str, str]:
@@ -151,16 +151,12 @@ def _link(source: SitemapSource, element: Any, local: str, scope: _Scope) -> Raw
     )
 
 
-def text_sitemap_links(document: Document, location: str) -> list[RawLink]:
+def text_sitemap_links(document: Document, location: str) -> Iterator[RawLink]:
     """Every line of a text sitemap that holds something, as one URL, in order."""
     scope = _Scope(location)
-    links = []
     for number, line in _lines(document.text):
         if line.strip():
-            links.append(
-                RawLink(line, TEXT_TAG, "line", "link", number, problems=scope.problems(line))
-            )
-    return links
+            yield RawLink(line, TEXT_TAG, "line", "link", number, problems=scope.problems(line))
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
