@@ -9,6 +9,11 @@ functions over it. Read this file first.
     raw      = raw_links(document.tree)              find/walk.py      never resolves
     links    = Linker(base).link(each raw link)      resolve/link.py   RFC 1808 §4 (url/)
 
+A document that is no HTML page is loaded and walked by its type (load/containers/doctypes.py;
+LOADERS, then WALKS below): an SVG as a page, a style sheet, a sitemap or a robots.txt as one
+list of raw links against its own base, a feed each URL against its element's xml:base
+(base/xmlbase.py) and each entry's HTML as a page of its own.
+
 run/batch.py runs this for every document of every input, in order (in worker processes with
 ``workers``), with the options run/options.py checked; the writers (write/) turn the
 :class:`Link` records into JSON Lines, CSV, TSV, text, a table or Parquet.

@@ -160,6 +160,7 @@ cdef class Scanner:
     cdef object _table
     cdef frozenset _always
     cdef dict _text_rows
+    cdef dict _text_needs
     cdef dict _steps
     cdef object _base_element
     cdef object _codebase
@@ -187,6 +188,7 @@ cdef class Scanner:
         self._table = table
         self._always = table.always
         self._text_rows = table.text
+        self._text_needs = table.text_needs
         self._steps = table.steps
         self._base_element = names["BASE_ELEMENT"]
         self._codebase = names["CODEBASE"]
@@ -337,8 +339,12 @@ cdef class Scanner:
         cdef tuple codes
         RawLink = self.RawLink
         if tag in self._text_rows:
-            element = cetree.elementFactory(doc, c_node)
-            self._text_links(element, tag, self._text_rows[tag], placed, out)
+            # walk._Table.text_needs: (attribute, test of its value), or None; the value read
+            # as element.get reads it, with no proxy made for an element that fails the test
+            needs = self._text_needs[tag]
+            if needs is None or needs[1](_value(c_node, keys, needs[0]) or ""):
+                element = cetree.elementFactory(doc, c_node)
+                self._text_links(element, tag, self._text_rows[tag], placed, out)
         if tag == self._base_element:
             return 0
         if not linked and tag not in self._always:
@@ -403,8 +409,8 @@ cdef class Scanner:
         self, element, str tag, source, tuple placed, list out
     ) except -1:
         # walk._text_links (a <style>'s text), calling this walk's css_urls; another text row
-        # (a JSON-LD <script>, with its condition) is walk.py's own
-        if source.syntax != self.CSS_TEXT or source.when:
+        # (a JSON-LD <script>) is walk.py's own
+        if source.syntax != self.CSS_TEXT:
             self.text_links(element, tag, source, placed, out)
             return 0
         codes = ((source.problem,) if source.problem else ()) + placed

@@ -102,6 +102,8 @@ def jsonld_urls(text: str) -> tuple[list[Found], bool]:
 
 
 def _name(key: str) -> str:
+    if ":" not in key:  # most: "url", "@id"
+        return key
     for prefix in _PREFIXES:
         if key.startswith(prefix):
             return key[len(prefix) :]
@@ -110,19 +112,29 @@ def _name(key: str) -> str:
 
 def _walked(data: Any) -> Iterator[Found]:
     # A stack, not recursion: a block nests as deep as the JSON parser read it. Each entry:
-    # (value, its property, the kind a "url" in it has).
+    # (value, its property, the kind a "url" in it has). Only what may hold a link is pushed:
+    # a string of a URL property, an object, an array (a block's names, dates and texts not).
     stack: list[tuple[Any, str, str]] = [(data, "", "link")]
+    push, pop = stack.append, stack.pop
     while stack:
-        value, key, inherited = stack.pop()
-        if isinstance(value, str):
+        value, key, inherited = pop()
+        if type(value) is str:
             found = _link(value, key, inherited)
             if found is not None:
                 yield found
-        elif isinstance(value, list):
-            stack.extend((item, key, inherited) for item in reversed(value))
-        elif isinstance(value, dict):
+        elif type(value) is list:
+            for item in reversed(value):
+                if type(item) in _HOLDERS or (type(item) is str and key in PROPERTIES):
+                    push((item, key, inherited))
+        elif type(value) is dict:
             inner = "resource" if key in _HOLDS_A_RESOURCE else "link"
-            stack.extend((v, _name(k), inner) for k, v in reversed(value.items()))
+            for name, item in reversed(value.items()):
+                name = _name(name)
+                if type(item) in _HOLDERS or (type(item) is str and name in PROPERTIES):
+                    push((item, name, inner))
+
+
+_HOLDERS = (dict, list)
 
 
 def _link(value: str, key: str, inherited: str) -> Found | None:

@@ -402,11 +402,23 @@ def _attribute_is(name: str, value: str) -> Callable[[Any], bool]:
     return lambda el: (el.get(name) or "").strip(ASCII_WHITESPACE).lower() == value
 
 
-def _is_json_ld(element: Any) -> bool:
+def _is_json_ld(written: str) -> bool:
     # JSON-LD 1.1 §7.1: "a script element having a type attribute of application/ld+json"
     # (its essence: a charset parameter does not make it another type)
-    written = element.get("type") or ""
     return written.partition(";")[0].strip(ASCII_WHITESPACE).lower() == "application/ld+json"
+
+
+def _value_is(attr: str, test: Callable[[str], bool]) -> Callable[[Any], bool]:
+    return lambda el: test(el.get(attr) or "")
+
+
+# The conditions on one attribute's value: (the attribute, the test of its value, "" when it is
+# absent). A row that reads an element's text takes only these: the walkers test the value
+# before anything else of the element (every <script> of a page reaches the JSON-LD row; the
+# compiled walk reads a type without making the element's proxy).
+VALUE_CONDITIONS: dict[str, tuple[str, Callable[[str], bool]]] = {
+    "type=application/ld+json": ("type", _is_json_ld),
+}
 
 
 CONDITIONS: dict[str, Callable[[Any], bool]] = {
@@ -416,7 +428,7 @@ CONDITIONS: dict[str, Callable[[Any], bool]] = {
     "svg-or-math": _in_svg_or_math,
     "foreign-href": _in_svg_or_math,
     "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
-    "type=application/ld+json": _is_json_ld,
+    **{key: _value_is(attr, test) for key, (attr, test) in VALUE_CONDITIONS.items()},
     **{family: _of_family(family) for family in METADATA_URLS},
 }
 
@@ -453,7 +465,9 @@ def check(
         if (source.syntax in TEXT_SYNTAXES) != (source.attr == TEXT):
             wrong.append(f"attr {source.attr!r} for syntax {source.syntax!r}")
         if source.syntax in TEXT_SYNTAXES and (
-            source.tags is None or source.missing is not None or source.when in TAG_CONDITIONS
+            source.tags is None
+            or source.missing is not None
+            or (source.when and source.when not in VALUE_CONDITIONS)
         ):
             wrong.append("an element's text is read for named elements only, by element")
         if source.syntax in TEXT_SYNTAXES and source.tags and source.tags & read_text:

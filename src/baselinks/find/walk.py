@@ -45,6 +45,7 @@ from .linktable import (
     TEXT_SYNTAXES,
     URL,
     URLS,
+    VALUE_CONDITIONS,
     LinkSource,
 )
 from .microsyntax import (
@@ -117,6 +118,8 @@ class _Table:
         self.text: dict[str, LinkSource] = {
             tag: s for s in sources if s.syntax in TEXT_SYNTAXES and s.tags for tag in s.tags
         }
+        # a text row's condition, on one attribute's value (linktable.VALUE_CONDITIONS), or None
+        self.text_needs = {tag: VALUE_CONDITIONS.get(s.when) for tag, s in self.text.items()}
         # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
         self.scanner: Any = None
 
@@ -369,11 +372,9 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
 def _text_links(
     element: Any, tag: str, source: LinkSource, placed: tuple[str, ...], out: list[RawLink]
 ) -> None:
-    # A row of the element's text: <style>'s url(), image-set(), @import, each at its line, its
-    # syntax the attr; a JSON-LD <script>'s URLs at the element's line, the property the attr.
-    when = CONDITIONS.get(source.when)
-    if when is not None and not when(element):
-        return
+    # A row of the element's text, its condition tested by the walker (_Table.text_needs):
+    # <style>'s url(), image-set(), @import, each at its line, its syntax the attr; a JSON-LD
+    # <script>'s URLs at the element's line, the property the attr.
     codes = ((source.problem,) if source.problem else ()) + placed
     base_line = element.sourceline or 1
     if source.syntax != CSS_TEXT:  # JSON_LD (jsonld.py); a broken block's links carry INVALID
@@ -413,7 +414,12 @@ def raw_links(
     # Python visits every element, but looks no further than its attribute names unless one of
     # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
-    link_attrs, always, text_rows = table.attrs, table.always, table.text
+    link_attrs, always, text_rows, text_needs = (
+        table.attrs,
+        table.always,
+        table.text,
+        table.text_needs,
+    )
     base_element = BASE_ELEMENT
     placements = _placements(roots)
     placed: tuple[str, ...] = ()
@@ -425,7 +431,9 @@ def raw_links(
             if placements:
                 placed = placements.get(element, ())
             if tag in text_rows:
-                _text_links(element, tag, text_rows[tag], placed, out)
+                needs = text_needs[tag]
+                if needs is None or needs[1](element.get(needs[0]) or ""):
+                    _text_links(element, tag, text_rows[tag], placed, out)
             keys = element.keys()
             if tag == base_element:
                 continue  # <base href> is the base (base/layers.py), not a link

@@ -5,12 +5,15 @@
                      HTTP          httpmsg.py  one Part: the response body, its headers
                      gzip          (here)      decompressed (capped), then recognised again
                      CSS / SVG     (here)      one Part, by the name (.css, .svg) or an <svg root
+                     feed, sitemap (here)      one Part, by the document element (<rss, <feed,
+                     robots.txt                <urlset...) or the name (robots.txt, sitemap.txt)
                      HTML / text   (here)      one Part: the bytes as they are
                      binary        (here)      Skipped in a directory walk, an error if named
 
 The containers are one registry, :data:`CONTAINERS` (a sniffed Kind → its reader).
 
-Which media types are documents (HTML, CSS, SVG) is one table, :mod:`.doctypes`.
+Which media types are documents (HTML, CSS, SVG, feeds, sitemaps, robots.txt) is one table,
+:mod:`.doctypes`.
 
 Nothing here resolves a URL or parses HTML: a :class:`Part` is bytes plus the raw facts the
 base stage needs (retrieval URL, MIME base headers, HTTP headers).
