@@ -299,3 +299,12 @@ def test_the_driver_logs_at_warn_and_ends_with_its_summary(
     assert "[Stage " not in proc.stderr  # no console progress bar to run into the summary
     assert lines[-2] == f"baselinks: counters in {tmp_path / 'links.parquet'}/_baselinks.json"
     assert lines[-1].startswith("baselinks: 3 files, 11 documents, 18 links; 1 file failed ")
+
+
+def test_feeds_sitemaps_and_robots_txt_records_on_spark(spark: Any) -> None:
+    # issue 27: a WARC of what a crawler fetches first, its documents typed by their headers
+    path = str(FIXTURES / "discovery" / "crawl-discovery.warc.gz")
+    rows = [tuple(row) for row in extract_links(spark, [path]).collect()]
+    assert rows == list(iter_warc_links(path))
+    tags = {row[ROW_FIELDS.index("tag")] for row in rows}
+    assert {"robots", "loc", "image:loc", "sitemap-text", "enclosure", "meta", "script"} <= tags
