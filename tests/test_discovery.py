@@ -447,3 +447,24 @@ def test_a_50_mb_sitemap_is_read_in_bounded_memory(tmp_path: Path) -> None:
     links, grown = map(int, done.stdout.split())
     assert links == 2 * count
     assert grown < 16 << 20, grown  # 50 MB read with a few megabytes at most
+
+
+def test_an_xml_or_gzip_record_that_is_no_document_is_told_by_its_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # their type leaves it to the body; its first 64 KiB tell, and a record over the size
+    # limit that is none is skipped without being held (as a video is)
+    from baselinks.load.containers import warcrecord
+
+    monkeypatch.setattr(warcrecord, "MAX_RECORD_BYTES", 100_000)
+    tarball = gzip.compress(b"ustar" + bytes(300_000), mtime=0) + bytes(150_000)
+    records = [
+        _warc("http://e.example/api.xml", "application/xml", b"<answer>" + b" " * 200_000),
+        _warc("http://e.example/src.tar.gz", "application/x-gzip", tarball),
+        _warc("http://e.example/robots.txt", "text/plain", b"Sitemap: /s.xml\n"),
+    ]
+    summary = Summary()
+    links = extract_links(b"".join(records), summary=summary)
+    assert [link.url for link in links] == ["http://e.example/s.xml"]
+    assert summary.skipped == {"not HTML (application/xml)": 1, "not HTML (application/x-gzip)": 1}
+    assert summary.failed == 0
