@@ -7,7 +7,7 @@ import pytest
 
 from baselinks import InputError, extract_links, iter_links
 from baselinks.base.layers import Base, BaseSource, encapsulating_base
-from baselinks.load.containers.mime import base_header
+from baselinks.load.containers.mimeheaders import base_header
 
 
 def _mime(html: str, *, outer: str = "", part: str = "") -> bytes:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from baselinks import extract_links
-from baselinks.find.linktable import HEADER_LINK_SOURCES, LINK_SOURCES
+from baselinks.find.linktable import HEADER_LINK_SOURCES, LINK_SOURCES, METADATA, TEXT_SYNTAXES
 from baselinks.resolve.link import DEFAULT_FIELDS
 from baselinks.write.formats import write_jsonl
 from conftest import FIXTURES, PARSERS
@@ -86,8 +86,8 @@ def test_every_row_of_the_link_source_table_has_a_fixture() -> None:
     attrs_seen = {attr for _, attr in seen}
     missing = []
     for source in LINK_SOURCES:
-        if source.syntax in ("srcdoc", "css-text"):
-            continue  # their links carry their own tag and attr: srcdoc.html; <style>, below
+        if source.syntax in ("srcdoc", "css-text", "json-ld"):
+            continue  # their links carry their own tag and attr: srcdoc.html; below
         if source.tags is None:
             if source.attr not in attrs_seen:
                 missing.append(source.attr)
@@ -99,13 +99,21 @@ def test_every_row_of_the_link_source_table_has_a_fixture() -> None:
             ]
     assert missing == []
     assert {("style", "url()"), ("style", "@import"), ("style", "image-set()")} <= seen
+    # the rows that share an attribute (meta content) or read a text (JSON-LD): by their code
+    codes = {code for r in _all_golden_records() for code in r["problems"]}
+    assert set(METADATA) <= codes
+    assert {(r["tag"], r["kind"]) for r in _all_golden_records() if "json-ld" in r["problems"]} == {
+        ("script", "link"),
+        ("script", "resource"),
+    }
 
 
 def test_the_reference_table_lists_every_link_source() -> None:
     readme = (FIXTURES.parent / "docs" / "reference.md").read_text(encoding="utf-8")
     for source in LINK_SOURCES:
-        if source.syntax == "css-text":
-            assert f"| {', '.join(sorted(source.tags or ()))} (element text) |" in readme
+        if source.syntax in TEXT_SYNTAXES:
+            when = f" ({source.when})" if source.when else ""
+            assert f"| {', '.join(sorted(source.tags or ()))}{when} (element text) |" in readme
             continue
         if source.tags is None:
             elements = {

@@ -82,6 +82,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.httpmsg": set(),
     "load.containers.resync": set(),
     "load.containers.mime": set(),
+    "load.containers.mimeheaders": set(),  # the email package's policy, bounded; base headers
     "load.containers.warc": {"warcio"},
     "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
@@ -93,6 +94,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "base": set(),
     "base.layers": set(),  # reads the tree it is handed, imports no parser
     "base.mirror": set(),  # a mirrored file's URL from its path: the standard library only
+    "base.xmlbase": set(),  # each element's xml:base chain → its base: the URL engine only
     # find/: documents → raw links
     "find": set(),
     "find.linktable": set(),  # the link-source table: data, no lxml
@@ -100,7 +102,14 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "find.css": {"tinycss2"},  # the CSS scanner and its reference
     "find.anchor": {"lxml"},
     "find.walk": {"lxml"},
+    "find.select": {"lxml"},  # --select: cssselect through lxml, or XPath
     "find.sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
+    "find.metadata": set(),  # the <meta> names whose content is a URL: data, no lxml
+    "find.jsonld": set(),  # JSON-LD blocks: the standard library's json
+    "find.xmlparse": {"lxml"},  # feeds and sitemaps: lxml's pull parser, safely, streamed
+    "find.feeds": set(),  # Atom and RSS: reads the elements xmlparse hands it
+    "find.sitemaps": set(),  # sitemaps.org XML and text: the same
+    "find.robots": set(),  # robots.txt Sitemap lines: the standard library only
     # resolve/: raw links → Link
     "resolve": set(),
     "resolve.link": set(),

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from baselinks import InputError, extract_links
 from baselinks.load import containers as containers_module
 from baselinks.load.containers import httpmsg
-from baselinks.load.containers import mime as mime_module
+from baselinks.load.containers import mimeheaders as mime_module
 from baselinks.url.diagnose import mentions_saved_folder, saved_copy
 
 URL = "http://e.example/dir/page.html"

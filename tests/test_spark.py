@@ -314,3 +314,12 @@ def test_an_error_line_of_the_executor_is_escaped(
     assert len(rows) == 1 and err.startswith("baselinks: ")
     assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err
     assert "\\x1b]0;owned\\x07\\u202e" in err
+
+
+def test_feeds_sitemaps_and_robots_txt_records_on_spark(spark: Any) -> None:
+    # issue 27: a WARC of what a crawler fetches first, its documents typed by their headers
+    path = str(FIXTURES / "discovery" / "crawl-discovery.warc.gz")
+    rows = [tuple(row) for row in extract_links(spark, [path]).collect()]
+    assert rows == list(iter_warc_links(path))
+    tags = {row[ROW_FIELDS.index("tag")] for row in rows}
+    assert {"robots", "loc", "image:loc", "sitemap-text", "enclosure", "meta", "script"} <= tags

@@ -9,6 +9,11 @@ functions over it. Read this file first.
     raw      = raw_links(document.tree)              find/walk.py      never resolves
     links    = Linker(base).link(each raw link)      resolve/link.py   RFC 1808 §4 (url/)
 
+A document that is no HTML page is loaded and walked by its type (load/containers/doctypes.py;
+LOADERS, then WALKS below): an SVG as a page, a style sheet, a sitemap or a robots.txt as one
+list of raw links against its own base, a feed each URL against its element's xml:base
+(base/xmlbase.py) and each entry's HTML as a page of its own.
+
 run/batch.py runs this for every document of every input, in order (in worker processes with
 ``workers``), with the options run/options.py checked; the writers (write/) turn the
 :class:`Link` records into JSON Lines, CSV, TSV, text, a table or Parquet.
@@ -32,11 +37,14 @@ from .base.layers import (
     srcdoc_fallback,
     written_base,
 )
+from .base.xmlbase import XMLBase
 from .errors import InputError, SelectError, describe, raise_first
+from .find.feeds import FeedReader
 from .find.linktable import KINDS, PLACEMENTS
-from .find.sheets import LOADERS, sheet_links
+from .find.sheets import FINDERS, LOADERS, Finder
 from .find.walk import attribute_pairs, header_links, raw_links, select_roots
 from .load.containers import Part
+from .load.containers.doctypes import DocType
 from .load.containers.entries import Origin
 from .load.containers.httpmsg import as_pairs
 from .load.document import Document, load_text, parse_html
@@ -76,6 +84,8 @@ T = TypeVar("T")
 
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
+# The linkers a feed keeps, one per distinct base; a feed of more bases starts again.
+_LINKERS_KEPT = 256
 
 
 def _document_links(
@@ -120,7 +130,39 @@ def _document_links(
     return links
 
 
-def _sheet_links(
+def _flat_links(
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
+    parser: str = "lxml",
+    *,
+    find: Finder,
+) -> list[Link]:
+    """resolve for a document that is no tree (find/sheets.py FINDERS: a style sheet, a
+    sitemap, a robots.txt): against its own URL, no <base>, no elements for ``select`` to match;
+    a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding; XML and these texts
+    are UTF-8 to URLs). (No HTML in it for ``parser`` to read: a walk's arguments are the
+    same for all.)"""
+    if select is not None:
+        return []
+    if document.unread:
+        unread.append(document.unread)
+    link = Linker(fallback, mode, document.name, origin=origin).link
+    links: list[Link] = []
+    for found in find(document, fallback.url):
+        if isinstance(found, str):
+            unread.append(found)  # what of it could not be read: said after its links
+        else:
+            links.append(link(found))
+    return links
+
+
+def _feed_links(
     document: Document,
     fallback: Base,
     mode: str,
@@ -131,12 +173,45 @@ def _sheet_links(
     origin: Origin | None = None,
     parser: str = "lxml",
 ) -> list[Link]:
-    """resolve for a style sheet (find/sheets.py): against its own URL, no <base>, no elements for
-    ``select`` to match; a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding)."""
+    """base → find → resolve for a feed (find/feeds.py): each URL against the xml:base in
+    scope at its element (base/xmlbase.py), each HTML document inside it walked as a page
+    whose encapsulating entity (RFC 1808 §3.2) is that element, as an iframe srcdoc's is its
+    iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page)."""
     if select is not None:
         return []
-    link = Linker(fallback, mode, document.name, origin=origin).link
-    return [link(raw) for raw in sheet_links(document)]
+    reader, scopes = FeedReader(document), XMLBase(fallback, mode)
+    linkers: dict[Base, Linker] = {}  # one per base: each resolves a distinct reference once
+    links: list[Link] = []
+    for written, found in reader.items():
+        base = scopes.base(written)  # its xml:base chain
+        if isinstance(found, Document):
+            inner = srcdoc_fallback(base)  # its own <base> wins over it
+            nested = _document_links(
+                found, inner, mode, None, unread, depth + 1, attributes, origin, parser
+            )
+            links.extend(nested)
+            continue
+        linker = linkers.get(base)
+        if linker is None:
+            if len(linkers) >= _LINKERS_KEPT:
+                linkers.clear()
+            linker = linkers[base] = Linker(base, mode, document.name, origin=origin)
+        links.append(linker.link(found))
+    unread.extend(what for what in (document.unread, reader.damage) if what)
+    return links
+
+
+Walk = Callable[..., list[Link]]
+
+# How a loaded document is walked, by its type (load/containers/doctypes.py; loaded by
+# find/sheets.py LOADERS): an HTML tree, an SVG (walked as inline SVG), a feed, or one list of
+# raw links (a style sheet, a sitemap, a robots.txt).
+WALKS: dict[DocType, Walk] = {
+    DocType.HTML: _document_links,
+    DocType.SVG: _document_links,
+    DocType.FEED: _feed_links,
+    **{doctype: partial(_flat_links, find=find) for doctype, find in FINDERS.items()},
+}
 
 
 def _part_links(
@@ -169,7 +244,7 @@ def _part_links(
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = own
-        walk = _document_links if document.tree is not None else _sheet_links
+        walk = WALKS[part.doctype]
         links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin, parser))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)

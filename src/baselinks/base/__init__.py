@@ -7,6 +7,7 @@ Open first: layers.py
     layers.py     the four layers, each the fallback of the one inside it: Base, BaseSource,
                   establish_base (the first <base href>), encapsulating_base, retrieval_base
     mirror.py     §3.3 for a file of a mirrored site (--root-url): its URL from its path
+    xmlbase.py    §3.1 for XML (a feed): each element's xml:base chain → its Base
 
 Resolving a relative <base href> or Content-Location is the URL engine's (url/), imported
 from below; the base rules themselves are all here. The name ``baselinks.base`` was a module

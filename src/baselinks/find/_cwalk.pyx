@@ -160,6 +160,7 @@ cdef class Scanner:
     cdef object _table
     cdef frozenset _always
     cdef dict _text_rows
+    cdef dict _text_needs
     cdef dict _steps
     cdef object _base_element
     cdef object _codebase
@@ -169,6 +170,8 @@ cdef class Scanner:
     cdef object parse_srcset
     cdef object css_urls
     cdef object other_syntax
+    cdef object text_links
+    cdef object CSS_TEXT
     cdef frozenset _rel_elements
     cdef frozenset _text_elements
     cdef object URL, URLS, COMMA_URLS, SRCSET, CSS
@@ -185,6 +188,7 @@ cdef class Scanner:
         self._table = table
         self._always = table.always
         self._text_rows = table.text
+        self._text_needs = table.text_needs
         self._steps = table.steps
         self._base_element = names["BASE_ELEMENT"]
         self._codebase = names["CODEBASE"]
@@ -204,6 +208,8 @@ cdef class Scanner:
         self.parse_srcset = names["parse_srcset"]
         self.css_urls = names["css_urls"]
         self.other_syntax = names["_other_syntax"]
+        self.text_links = names["_text_links"]
+        self.CSS_TEXT = names["CSS_TEXT"]
         self._rel_elements = names["REL_ELEMENTS"]
         self._text_elements = names["TEXT_ELEMENTS"]
         self.URL = names["URL"]
@@ -333,8 +339,12 @@ cdef class Scanner:
         cdef tuple codes
         RawLink = self.RawLink
         if tag in self._text_rows:
-            element = cetree.elementFactory(doc, c_node)
-            self._text_links(element, tag, self._text_rows[tag], placed, out)
+            # walk._Table.text_needs: (attribute, test of its value), or None; the value read
+            # as element.get reads it, with no proxy made for an element that fails the test
+            needs = self._text_needs[tag]
+            if needs is None or needs[1](_value(c_node, keys, needs[0]) or ""):
+                element = cetree.elementFactory(doc, c_node)
+                self._text_links(element, tag, self._text_rows[tag], placed, out)
         if tag == self._base_element:
             return 0
         if not linked and tag not in self._always:
@@ -398,7 +408,11 @@ cdef class Scanner:
     cdef int _text_links(
         self, element, str tag, source, tuple placed, list out
     ) except -1:
-        # walk._text_links (a <style>'s text), calling this walk's css_urls
+        # walk._text_links (a <style>'s text), calling this walk's css_urls; another text row
+        # (a JSON-LD <script>) is walk.py's own
+        if source.syntax != self.CSS_TEXT:
+            self.text_links(element, tag, source, placed, out)
+            return 0
         codes = ((source.problem,) if source.problem else ()) + placed
         base_line = element.sourceline or 1
         kind = source.kind

@@ -15,13 +15,16 @@ from typing import Any, NamedTuple
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, CODEBASE_ELEMENTS, codebase_applies
 from ..load.tokens import ASCII_WHITESPACE
+from .metadata import METADATA_URLS, MSAPPLICATION, OPEN_GRAPH, TWITTER_CARD, metadata_url
 
 __all__ = [
     "HEADER_LINK_SOURCES",
     "INERT_TEMPLATE",
     "IN_NOSCRIPT",
+    "JSON_LD",
     "KINDS",
     "LINK_SOURCES",
+    "METADATA",
     "NONSTANDARD",
     "PLACEMENTS",
     "LinkSource",
@@ -42,8 +45,13 @@ CSS = "css"  # a style attribute's CSS
 CSS_TEXT = "css-text"  # the element's text is a style sheet (<style>): url(), @import
 SRCDOC = "srcdoc"  # a whole nested document
 LINK_HEADER = "link-header"  # an HTTP Link header (RFC 8288 §3)
-SYNTAXES = frozenset({URL, URLS, COMMA_URLS, SRCSET, REFRESH, CSS, CSS_TEXT, SRCDOC, LINK_HEADER})
-# The attribute of a CSS_TEXT row: the element's text, which no attribute name can be.
+JSON_LD = "json-ld"  # the element's text is a JSON-LD block (find/jsonld.py)
+SYNTAXES = frozenset(
+    {URL, URLS, COMMA_URLS, SRCSET, REFRESH, CSS, CSS_TEXT, SRCDOC, LINK_HEADER, JSON_LD}
+)
+# The syntaxes that read the element's text, not an attribute.
+TEXT_SYNTAXES = frozenset({CSS_TEXT, JSON_LD})
+# The attribute of a row of TEXT_SYNTAXES: the element's text, which no attribute name can be.
 TEXT = "#text"
 
 
@@ -80,6 +88,11 @@ PLACEMENT_HOLDERS: tuple[tuple[str, str], ...] = (
     ("noscript", IN_NOSCRIPT),
 )
 PLACEMENTS = tuple(code for _, code in PLACEMENT_HOLDERS)
+
+# The codes of metadata for other sites (metadata.py), and of JSON-LD: not the HTML standard's
+# links, as NONSTANDARD.
+JSON_LD_CODE = "json-ld"
+METADATA = (OPEN_GRAPH, TWITTER_CARD, MSAPPLICATION, JSON_LD_CODE)
 
 
 def _tags(*names: str) -> frozenset[str]:
@@ -185,6 +198,26 @@ LINK_SOURCES: tuple[LinkSource, ...] = (
         "refresh",
         when="http-equiv=refresh",
         spec="#attr-meta-http-equiv-refresh",
+    ),
+    # Metadata for other sites, by the property or name of a <meta>: each family's URL-valued
+    # names (METADATA_URLS), the kind by the name; an element that is of two families (a
+    # property of one, a name of the other) gives its link once, by the first row
+    *(
+        LinkSource(_tags("meta"), "content", URL, "metadata", when=code, problem=code, spec=spec)
+        for code, spec in (
+            (OPEN_GRAPH, "https://ogp.me/"),
+            (TWITTER_CARD, "developer.x.com Cards markup"),
+            (MSAPPLICATION, "Internet Explorer 11 pinned sites (browserconfig)"),
+        )
+    ),
+    LinkSource(
+        _tags("script"),
+        TEXT,
+        JSON_LD,
+        "link",
+        when="type=application/ld+json",
+        problem=JSON_LD_CODE,
+        spec="JSON-LD 1.1 §7 (embedded in HTML); schema.org URL properties (find/jsonld.py)",
     ),
     LinkSource(None, "style", CSS, "resource", spec="CSS url(), image-set() in style attributes"),
     # <style> element text: url(), image-set() and @import (the syntax is the link's attr); in
@@ -310,10 +343,24 @@ def _rel_kind(element: Any, tag: str, rel: str) -> str:
     return rel_kind(rel)
 
 
+def _metadata_kind(element: Any, tag: str, rel: str) -> str:
+    found = metadata_url(element)
+    return "other" if found is None else found[1]
+
+
+def _of_family(family: str) -> Callable[[Any], bool]:
+    def condition(element: Any) -> bool:
+        found = metadata_url(element)
+        return found is not None and found[0] == family
+
+    return condition
+
+
 # A row's kind that is decided per link: (element, tag, normalised rel) -> a kind of KINDS.
 KIND_RULES: dict[str, Callable[[Any, str, str], str]] = {
     "rel": _rel_kind,  # <link href>, the Link header: by rel
     "foreign": _foreign_kind,  # SVG/MathML href: a hyperlink for <a> and MathML, else loaded
+    "metadata": _metadata_kind,  # <meta content>: by its property or name (METADATA_URLS)
 }
 
 # https://html.spec.whatwg.org/#valid-custom-element-name: a lower-case ASCII letter first, a
@@ -355,6 +402,25 @@ def _attribute_is(name: str, value: str) -> Callable[[Any], bool]:
     return lambda el: (el.get(name) or "").strip(ASCII_WHITESPACE).lower() == value
 
 
+def _is_json_ld(written: str) -> bool:
+    # JSON-LD 1.1 §7.1: "a script element having a type attribute of application/ld+json"
+    # (its essence: a charset parameter does not make it another type)
+    return written.partition(";")[0].strip(ASCII_WHITESPACE).lower() == "application/ld+json"
+
+
+def _value_is(attr: str, test: Callable[[str], bool]) -> Callable[[Any], bool]:
+    return lambda el: test(el.get(attr) or "")
+
+
+# The conditions on one attribute's value: (the attribute, the test of its value, "" when it is
+# absent). A row that reads an element's text takes only these: the walkers test the value
+# before anything else of the element (every <script> of a page reaches the JSON-LD row; the
+# compiled walk reads a type without making the element's proxy).
+VALUE_CONDITIONS: dict[str, tuple[str, Callable[[str], bool]]] = {
+    "type=application/ld+json": ("type", _is_json_ld),
+}
+
+
 CONDITIONS: dict[str, Callable[[Any], bool]] = {
     "type=image": _attribute_is("type", "image"),
     "valuetype=ref": _attribute_is("valuetype", "ref"),
@@ -362,6 +428,8 @@ CONDITIONS: dict[str, Callable[[Any], bool]] = {
     "svg-or-math": _in_svg_or_math,
     "foreign-href": _in_svg_or_math,
     "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
+    **{key: _value_is(attr, test) for key, (attr, test) in VALUE_CONDITIONS.items()},
+    **{family: _of_family(family) for family in METADATA_URLS},
 }
 
 # A header row's condition, on the response's status.
@@ -378,6 +446,7 @@ def check(
     Raises ValueError naming the row: a mistyped ``when`` would otherwise hold always, a
     mistyped kind reach the output.
     """
+    read_text: frozenset[str] = frozenset()  # the elements a text row reads
     for source in sources:
         wrong = []
         if source.when and source.when not in conditions:
@@ -393,10 +462,18 @@ def check(
         applies = {codebase_applies(tag, source.attr) for tag in source.tags or CODEBASE_ELEMENTS}
         if applies != {source.base == CODEBASE}:
             wrong.append(f"base {source.base!r} against base.codebase_applies")
-        if (source.syntax == CSS_TEXT) != (source.attr == TEXT):
+        if (source.syntax in TEXT_SYNTAXES) != (source.attr == TEXT):
             wrong.append(f"attr {source.attr!r} for syntax {source.syntax!r}")
-        if source.syntax == CSS_TEXT and (source.tags is None or source.missing is not None):
-            wrong.append("an element's text is read for named elements only")
+        if source.syntax in TEXT_SYNTAXES and (
+            source.tags is None
+            or source.missing is not None
+            or (source.when and source.when not in VALUE_CONDITIONS)
+        ):
+            wrong.append("an element's text is read for named elements only, by element")
+        if source.syntax in TEXT_SYNTAXES and source.tags and source.tags & read_text:
+            wrong.append("one text row per element")
+        if source.syntax in TEXT_SYNTAXES:
+            read_text |= source.tags or frozenset()
         if wrong:
             raise ValueError(f"link source {source.tags} {source.attr!r}: {', '.join(wrong)}")
 

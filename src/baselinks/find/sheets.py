@@ -1,4 +1,6 @@
-"""load, for documents that are not HTML: style sheets and SVG (see load/containers/doctypes.py).
+"""load, for documents that are not HTML: style sheets and SVG (see load/containers/doctypes.py);
+and the one table of how each type is loaded, :data:`LOADERS` (feeds and sitemaps by
+xmlparse.load_xml, robots.txt and text sitemaps by :func:`load_plain`).
 
 A **style sheet** (``text/css``, ``.css``) is decoded as CSS Syntax §3.2 "decode bytes"
 says, by tinycss2's implementation of it: a byte order mark; else the transport's charset
@@ -30,7 +32,7 @@ file, what it cannot read so is the price.)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -38,11 +40,22 @@ from lxml import etree
 
 from ..load.containers.doctypes import DocType
 from ..load.document import Document, Loadable, limit_attributes, load, parse_html, read_source
-from ..load.encoding import lookup
+from ..load.encoding import decode_as, lookup, sniff
 from .css import css_urls
+from .robots import robots_links
+from .sitemaps import sitemap_links, text_sitemap_links
 from .walk import RawLink
+from .xmlparse import load_xml
 
-__all__ = ["LOADERS", "load_css", "load_svg", "sheet_links"]
+__all__ = [
+    "FINDERS",
+    "LOADERS",
+    "copy_as_html",
+    "load_css",
+    "load_plain",
+    "load_svg",
+    "sheet_links",
+]
 
 
 def load_css(
@@ -126,7 +139,7 @@ def load_svg(
         said = (damage, capped, as_html.unread)
         return replace(as_html, unread="; ".join(dict.fromkeys(filter(None, said))))
     tree = parse_html("", "lxml")  # an empty <html>, the SVG element goes in it
-    _copy_into(root, tree)
+    copy_as_html(root, tree)
     encoding = lookup(root.getroottree().docinfo.encoding or "utf-8") or "utf-8"
     # An SVG's text is not kept: only the "saved from url" search reads it, and no browser
     # writes that comment into an SVG.
@@ -160,23 +173,56 @@ def _attributes(element: Any) -> dict[str, str]:
     return attributes
 
 
-def _copy_into(root: Any, tree: Any) -> None:
+def copy_as_html(
+    root: Any, tree: Any, *, first_line: int = 1, cut: Callable[[Any], bool] | None = None
+) -> list[Any]:
     """Copy the XML element ``root`` and everything in it under ``tree``, HTML-parser style.
 
     A loop over ``iterwalk`` events with a stack of copies, not recursion: SVG nests as
-    deep as its author likes.
+    deep as its author likes. Lines are counted from ``first_line`` (a feed's inline XHTML is
+    a document of its own, starting on its element's line). The elements inside ``root`` for
+    which ``cut`` holds are not copied, nor what is in them: they are returned, in document
+    order (an element of a feed's XHTML with an xml:base of its own, find/feeds.py).
     """
     parents = [tree]
-    for event, element in etree.iterwalk(root, events=("start", "end")):
+    apart: list[Any] = []
+    walk = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walk:
         if event == "end":
             parents.pop()
         elif not isinstance(element.tag, str):  # an entity reference left unexpanded
             parents.append(parents[-1])
+        elif cut is not None and element is not root and cut(element):
+            apart.append(element)
+            walk.skip_subtree()  # its "end" still comes
+            parents.append(parents[-1])
         else:
             copy = etree.SubElement(parents[-1], _tag(element), _attributes(element))
             copy.text, copy.tail = element.text, element.tail
-            copy.sourceline = element.sourceline
+            if element.sourceline:
+                copy.sourceline = element.sourceline - first_line + 1
             parents.append(copy)
+    return apart
+
+
+def load_plain(
+    source: Loadable,
+    *,
+    charset: str | None = None,
+    name: str | None = None,
+    parser: str | None = None,
+) -> Document:
+    """Read and decode a text document that is no markup (robots.txt, a text sitemap): a byte
+    order mark, else the transport's charset, else UTF-8, as both formats require (RFC 9309
+    §2.3: "The file MUST be UTF-8 encoded"; sitemaps.org: "must use UTF-8 encoding"); an
+    undecodable byte is U+FFFD. No tree: it has no element for ``select=`` to match.
+    (``parser``, HTML's, reads nothing here: a loader's arguments are the same for all.)"""
+    data, label = read_source(source, name)
+    encoding, found = sniff(data, charset)
+    if found not in ("bom", "transport"):
+        encoding, found = "utf-8", "default"
+    decoded = decode_as(data, encoding, found)
+    return Document(label, decoded.text, decoded.encoding, decoded.source, None)
 
 
 Loader = Callable[..., Document]
@@ -186,4 +232,32 @@ LOADERS: dict[DocType, Loader] = {
     DocType.HTML: load,
     DocType.CSS: load_css,
     DocType.SVG: load_svg,
+    DocType.FEED: load_xml,
+    DocType.SITEMAP: load_xml,
+    DocType.SITEMAP_TEXT: load_plain,
+    DocType.ROBOTS: load_plain,
+}
+
+
+# A finder yields each raw link of a document, then what of it could not be read (a str), if
+# anything: a 50 MB sitemap's links are resolved as they are parsed, none of them held raw.
+Finder = Callable[[Document, str], Iterable[RawLink | str]]
+
+
+def _sheet(document: Document, location: str) -> list[RawLink]:
+    return sheet_links(document)
+
+
+def _robots(document: Document, location: str) -> list[RawLink]:
+    return robots_links(document)
+
+
+# The documents that are no tree of elements, one list of raw links against the document's
+# own base: how each type finds them, given the document and its URL (a sitemap's rules
+# depend on where it is).
+FINDERS: dict[DocType, Finder] = {
+    DocType.CSS: _sheet,
+    DocType.SITEMAP: sitemap_links,
+    DocType.SITEMAP_TEXT: text_sitemap_links,
+    DocType.ROBOTS: _robots,
 }

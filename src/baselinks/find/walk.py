@@ -20,9 +20,9 @@ from lxml import etree
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, codebase_applies
 from ..compiled import load as load_compiled
-from ..errors import SelectError
 from .anchor import anchor_text
 from .css import css_urls
+from .jsonld import INVALID, jsonld_urls
 from .linktable import (
     COMMA_URLS,
     CONDITIONS,
@@ -42,8 +42,10 @@ from .linktable import (
     SRCSET,
     TAG_CONDITIONS,
     TEXT_ELEMENTS,
+    TEXT_SYNTAXES,
     URL,
     URLS,
+    VALUE_CONDITIONS,
     LinkSource,
 )
 from .microsyntax import (
@@ -52,6 +54,7 @@ from .microsyntax import (
     parse_srcset,
     split_urls,
 )
+from .select import XPath, select_roots  # the walk's roots (re-exported: callers import here)
 
 # The table's own names (LINK_SOURCES, KINDS, PLACEMENTS...) are imported from linktable.py,
 # where they are defined; this module exports only the walker's.
@@ -106,15 +109,17 @@ class _Table:
         self.limit = len(self.named) + _UNNAMED_PLANS
         # Every attribute name some row reads: an element without one of them is passed over,
         # unless its tag has a row read when the attribute is absent, or one that reads its text.
-        self.attrs = frozenset(s.attr for s in sources if s.syntax != CSS_TEXT)
+        self.attrs = frozenset(s.attr for s in sources if s.syntax not in TEXT_SYNTAXES)
         self.always = frozenset(
             tag for s in sources if s.missing is not None and s.tags for tag in s.tags
         )
         # the steps of an element, by its tag and attribute names (see _element_links)
         self.steps: dict[tuple[str, ...], tuple[_Step, ...]] = {}
         self.text: dict[str, LinkSource] = {
-            tag: s for s in sources if s.syntax == CSS_TEXT and s.tags for tag in s.tags
+            tag: s for s in sources if s.syntax in TEXT_SYNTAXES and s.tags for tag in s.tags
         }
+        # a text row's condition, on one attribute's value (linktable.VALUE_CONDITIONS), or None
+        self.text_needs = {tag: VALUE_CONDITIONS.get(s.when) for tag, s in self.text.items()}
         # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
         self.scanner: Any = None
 
@@ -155,7 +160,7 @@ class _Table:
         for number, source in enumerate(self.sources):
             if source.tags is not None and tag not in source.tags:
                 continue
-            if source.syntax == CSS_TEXT:
+            if source.syntax in TEXT_SYNTAXES:
                 continue  # the element's text, read before its attributes (raw_links)
             on_tag = TAG_CONDITIONS.get(source.when)
             if on_tag is not None and not on_tag(tag):
@@ -367,10 +372,18 @@ def _placements(roots: list[Any]) -> dict[Any, tuple[str, ...]]:
 def _text_links(
     element: Any, tag: str, source: LinkSource, placed: tuple[str, ...], out: list[RawLink]
 ) -> None:
-    # A CSS_TEXT row (<style>): url(), image-set() and @import in the element's text, each with
-    # its line and its syntax as the attr.
+    # A row of the element's text, its condition tested by the walker (_Table.text_needs):
+    # <style>'s url(), image-set(), @import, each at its line, its syntax the attr; a JSON-LD
+    # <script>'s URLs at the element's line, the property the attr.
     codes = ((source.problem,) if source.problem else ()) + placed
     base_line = element.sourceline or 1
+    if source.syntax != CSS_TEXT:  # JSON_LD (jsonld.py); a broken block's links carry INVALID
+        urls, broken = jsonld_urls(element.text or "")
+        codes = (INVALID, *codes) if broken else codes
+        out.extend(
+            RawLink(url, tag, key, kind, base_line, problems=codes) for url, key, kind in urls
+        )
+        return
     for found in css_urls(element.text or ""):
         line = base_line + found.line - 1
         out.append(RawLink(found.url, tag, found.syntax, source.kind, line, problems=codes))
@@ -401,7 +414,12 @@ def raw_links(
     # Python visits every element, but looks no further than its attribute names unless one of
     # them is a link attribute. Measured on the corpus: one compiled XPath selecting the
     # elements with any link attribute (30 "@x or" tests) took 8 times as long as this loop.
-    link_attrs, always, text_rows = table.attrs, table.always, table.text
+    link_attrs, always, text_rows, text_needs = (
+        table.attrs,
+        table.always,
+        table.text,
+        table.text_needs,
+    )
     base_element = BASE_ELEMENT
     placements = _placements(roots)
     placed: tuple[str, ...] = ()
@@ -413,7 +431,9 @@ def raw_links(
             if placements:
                 placed = placements.get(element, ())
             if tag in text_rows:
-                _text_links(element, tag, text_rows[tag], placed, out)
+                needs = text_needs[tag]
+                if needs is None or needs[1](element.get(needs[0]) or ""):
+                    _text_links(element, tag, text_rows[tag], placed, out)
             keys = element.keys()
             if tag == base_element:
                 continue  # <base href> is the base (base/layers.py), not a link
@@ -453,46 +473,3 @@ def _header_values(value: str, tag: str, source: LinkSource) -> Iterator[RawLink
         url = parse_refresh(value)
         if url is not None:
             yield RawLink(url, tag, source.attr, source.kind, None)
-
-
-class XPath(str):
-    """``select=XPath("//div[@id='main']")``: an XPath 1.0 expression instead of a CSS selector
-    (Scrapy's ``restrict_xpaths``). What it selects besides elements is passed over."""
-
-    __slots__ = ()
-
-
-def select_roots(tree: Any, select: str | None) -> list[Any] | None:
-    """The outermost elements matching ``select``, a CSS selector or an :class:`XPath`
-    (``None``: the whole tree)."""
-    if select is None:
-        return None
-    if isinstance(select, XPath):
-        try:
-            found = tree.xpath(str(select))
-        except etree.XPathError as exc:
-            raise SelectError(f"invalid XPath {str(select)!r}: {exc}") from None
-        matches = (
-            [m for m in found if isinstance(m, etree._Element)] if isinstance(found, list) else []
-        )
-    else:
-        # cssselect loaded by the runs that select (4 ms of every other run's start-up)
-        from lxml.cssselect import CSSSelector, SelectorError
-
-        try:
-            matches = CSSSelector(select)(tree)
-        except SelectorError as exc:
-            raise SelectError(f"invalid CSS selector {select!r}: {exc}") from None
-    # Walk each outermost match once, so a link inside two matches is reported once. The
-    # matches come in document order, so one is inside an earlier one exactly when it is inside
-    # the last outermost one: a set of that one's descendants answers, and the outermost
-    # matches are disjoint, so each element is put in such a set once at most. (Asking each
-    # match's ancestors took the depth per match: select="a" under 1000 <div>s, 40,000 links,
-    # 4.7 s against 0.5 s without select.)
-    roots: list[Any] = []
-    inside: set[Any] = set()
-    for match in matches:
-        if match not in inside:
-            roots.append(match)
-            inside = set(match.iterdescendants())
-    return roots

@@ -6,12 +6,15 @@
                      gzip          (here)      decompressed (capped), then recognised again
                      WACZ          wacz.py     each archive/ WARC, in place, then as a WARC
                      CSS / SVG     (here)      one Part, by the name (.css, .svg) or an <svg root
+                     feed, sitemap (here)      one Part, by the document element (<rss, <feed,
+                     robots.txt                <urlset...) or the name (robots.txt, sitemap.txt)
                      HTML / text   (here)      one Part: the bytes as they are
                      binary        (here)      Skipped in a directory walk, an error if named
 
 The containers are one registry, :data:`CONTAINERS` (a sniffed Kind → its reader).
 
-Which media types are documents (HTML, CSS, SVG) is one table, :mod:`.doctypes`.
+Which media types are documents (HTML, CSS, SVG, feeds, sitemaps, robots.txt) is one table,
+:mod:`.doctypes`.
 
 Nothing here resolves a URL or parses HTML: a :class:`Part` is bytes plus the raw facts the
 base stage needs (retrieval URL, MIME base headers, HTTP headers).
@@ -316,7 +319,7 @@ def _fetched(
 ) -> Iterator[Entry]:
     """A body a caller fetched, with its response headers: HTML unless they say otherwise."""
     essence, declared = media_type(headers)
-    if not may_be_document(essence):
+    if not may_be_document(essence, url):
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
@@ -325,7 +328,7 @@ def _fetched(
         yield exc.located(name)
         return
     # a body the caller fetched is taken as HTML when its type says nothing (not sniffed)
-    doctype = document_type(essence, decoded) or DocType.HTML
+    doctype = document_type(essence, decoded, url) or DocType.HTML
     yield Part(name, decoded, charset or declared, url, (), None, headers, doctype)
     if problem:
         yield body_damage(problem, decoded, name)

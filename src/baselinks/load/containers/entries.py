@@ -61,7 +61,7 @@ class Part:
     locations: tuple[str, ...] = ()  # RFC 1808 §3.2: base headers, outermost entity first
     status: int | None = None  # HTTP status, when the document came in an HTTP response
     headers: tuple[tuple[str, str], ...] = ()  # HTTP response headers (Location, Link, Refresh)
-    doctype: DocType = DocType.HTML  # how the body is loaded: HTML, a style sheet, SVG
+    doctype: DocType = DocType.HTML  # how the body is loaded: HTML, a style sheet, SVG, a feed...
     origin: Origin | None = None  # where it is stored (None: the file `name` alone)
 
 

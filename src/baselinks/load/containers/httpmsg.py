@@ -304,11 +304,11 @@ def response_part(
     body: bytes | None = None
     doctype: DocType | None = None
     error = None
-    if may_be_document(essence):
+    if may_be_document(essence, retrieval):
         decoded, problem = decode_content(response.body, response.headers)
         if problem:
             error = body_damage(problem, decoded, name)
-        doctype = document_type(essence, decoded)
+        doctype = document_type(essence, decoded, retrieval)
         body = decoded if doctype is not None else None
     if body is None and not has_header_links:
         return Skipped(name, f"not HTML ({essence or 'no Content-Type'})"), error

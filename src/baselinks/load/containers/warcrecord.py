@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...errors import InputError
-from .doctypes import document_type, may_be_document
+from .doctypes import by_body, document_type, may_be_document
 from .entries import Entry, Origin, Part, Skipped
 from .httpmsg import MAX_DECODED_BYTES, media_type, parse_response, response_part
 
@@ -144,14 +144,36 @@ def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -
         except InputError:
             return None
         essence, _ = media_type(response.headers)
-        if may_be_document(essence):
+        if may_be_document(essence, target) and not _told_by_start(
+            essence, response.headers, head, target
+        ):
             return None
         # a bodiless Part when the headers carry links, else Skipped
         return response_part(response, name, target or None)[0]
     kind, _ = media_type([("Content-Type", record.content_type or "")])
-    if may_be_document(kind):
+    if may_be_document(kind, target) and not _told_by_start(kind, (), head, target, block=True):
         return None
     return Skipped(name, f"not HTML ({kind})")
+
+
+_CODED = ("content-encoding", "transfer-encoding")
+
+
+def _told_by_start(
+    essence: str,
+    headers: tuple[tuple[str, str], ...],
+    head: bytes,
+    target: str,
+    block: bool = False,
+) -> bool:
+    """Whether a body whose type leaves it to its content (XML, gzip: doctypes.by_body) is no
+    document, by its first bytes (in ``head``, after the HTTP head unless ``block``): an XML API
+    answer, a .tar.gz download are skipped after 64 KiB, as any other record that is no
+    document. A body under a content or transfer coding is read whole to be told."""
+    if not by_body(essence) or any(key.lower() in _CODED for key, _ in headers):
+        return False
+    start = head if block else parse_response(head).body
+    return document_type(essence, start, target or None) is None
 
 
 def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> list[Entry]:
@@ -165,7 +187,7 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> l
             return [Skipped(name, f"response record for {target.partition(':')[0] or '?'}:")]
         raise InputError("response record without an HTTP status line")
     kind, charset = media_type([("Content-Type", record.content_type or "")])
-    doctype = document_type(kind, block)
+    doctype = document_type(kind, block, target)
     if doctype is not None:
         return [Part(name, block, charset, target or None, doctype=doctype)]
     return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]

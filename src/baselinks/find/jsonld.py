@@ -1,0 +1,196 @@
+"""jsonld: a ``<script type="application/ld+json">`` block → the URL-valued properties in it.
+
+JSON-LD 1.1 (https://www.w3.org/TR/json-ld11/) as pages write it for schema.org: an object, an
+array of them, or an ``@graph``, nested as deep as the author likes. A value is a link when its
+property is one schema.org gives the type URL (:data:`PROPERTIES`): ``url``, ``image``,
+``logo``, ``sameAs``, ``contentUrl``, ``embedUrl``, ``thumbnailUrl``, ``mainEntityOfPage``,
+a breadcrumb's ``item``..., at any depth, in arrays; and ``@id`` when it names a document (not a
+blank node ``_:b0``, not a fragment of this one, ``#org``). A property of text (``name``,
+``description``, ``headline``) is never a link, whatever its value looks like; nor are
+``@context`` and ``@type``, which name vocabularies. A property is read by its name alone, the
+``schema:`` prefix or ``https://schema.org/`` IRI of an expanded one taken off (a ``@context``
+that renames ``url`` is not followed).
+
+Kinds: a property whose value is a thing to load (an image, a logo, a video's file) gives a
+``resource``; the rest a ``link``; the ``url`` of an object that is an ``image`` or a ``logo``
+(an ``ImageObject``) is a ``resource`` too.
+
+A block that is no JSON (a trailing comma, a stray quote, an unescaped line break is allowed:
+``strict=False``; nesting deeper than Python's JSON parser goes) costs none of its links: its
+strings are scanned in order, each value taken with the last name before it, and every link of
+the block carries :data:`INVALID`. ``<!-- -->`` and CDATA wrappers around a block are taken off
+first, as parsers of structured data do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+__all__ = ["INVALID", "PROPERTIES", "Found", "jsonld_urls"]
+
+INVALID = "invalid-json-ld"
+
+# schema.org properties whose expected type includes URL (https://schema.org/URL), with the
+# kind of link their value is.
+PROPERTIES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "url",
+            "@id",
+            "sameAs",
+            "mainEntityOfPage",
+            "item",  # ListItem (BreadcrumbList): "Thing or URL"
+            "relatedLink",
+            "significantLink",
+            "discussionUrl",
+            "hasMap",
+            "codeRepository",
+            "installUrl",
+            "license",
+            "isBasedOn",
+            "isBasedOnUrl",
+            "archivedAt",
+            "acquireLicensePage",
+            "publishingPrinciples",
+            "serviceUrl",
+        ),
+        "link",
+    ),
+    **dict.fromkeys(
+        (
+            "image",
+            "logo",
+            "thumbnailUrl",
+            "thumbnail",
+            "contentUrl",
+            "embedUrl",
+            "downloadUrl",
+            "screenshot",
+            "photo",
+        ),
+        "resource",
+    ),
+}
+# The url of an object held by one of these is the thing loaded (an ImageObject's).
+_HOLDS_A_RESOURCE = frozenset(key for key, kind in PROPERTIES.items() if kind == "resource")
+_PREFIXES = ("schema:", "http://schema.org/", "https://schema.org/")
+# What pages wrap a block in (for browsers older than <script> itself): taken off its ends.
+_OPENERS = ("<!--", "//<![CDATA[", "/*<![CDATA[*/", "<![CDATA[")
+_CLOSERS = ("-->", "//]]>", "/*]]>*/", "]]>")
+_COLON = re.compile(r"[ \t\n\r]*:")
+
+
+class Found(NamedTuple):
+    """One URL of a block: as written, the property it is the value of, its kind."""
+
+    url: str
+    key: str
+    kind: str
+
+
+def jsonld_urls(text: str) -> tuple[list[Found], bool]:
+    """The URLs of a JSON-LD block, in order; and whether the block was broken (not JSON)."""
+    text = _unwrapped(text)
+    try:
+        data = json.loads(text, strict=False)
+    except (ValueError, RecursionError):
+        return list(_scanned(text)), True
+    return list(_walked(data)), False
+
+
+def _name(key: str) -> str:
+    if ":" not in key:  # most: "url", "@id"
+        return key
+    for prefix in _PREFIXES:
+        if key.startswith(prefix):
+            return key[len(prefix) :]
+    return key
+
+
+def _walked(data: Any) -> Iterator[Found]:
+    # A stack, not recursion: a block nests as deep as the JSON parser read it. Each entry:
+    # (value, its property, the kind a "url" in it has). Only what may hold a link is pushed:
+    # a string of a URL property, an object, an array (a block's names, dates and texts not).
+    stack: list[tuple[Any, str, str]] = [(data, "", "link")]
+    push, pop = stack.append, stack.pop
+    while stack:
+        value, key, inherited = pop()
+        if type(value) is str:
+            found = _link(value, key, inherited)
+            if found is not None:
+                yield found
+        elif type(value) is list:
+            for item in reversed(value):
+                if type(item) in _HOLDERS or (type(item) is str and key in PROPERTIES):
+                    push((item, key, inherited))
+        elif type(value) is dict:
+            inner = "resource" if key in _HOLDS_A_RESOURCE else "link"
+            for name, item in reversed(value.items()):
+                name = _name(name)
+                if type(item) in _HOLDERS or (type(item) is str and name in PROPERTIES):
+                    push((item, name, inner))
+
+
+_HOLDERS = (dict, list)
+
+
+def _link(value: str, key: str, inherited: str) -> Found | None:
+    kind = PROPERTIES.get(key)
+    if kind is None or not value.strip():
+        return None
+    if key == "@id" and value.strip().startswith(("_:", "#")):
+        return None  # a blank node, a node of this document: no document named
+    return Found(value, key, inherited if key == "url" else kind)
+
+
+def _unwrapped(text: str) -> str:
+    text = text.strip()
+    for opener in _OPENERS:
+        if text.startswith(opener):
+            text = text[len(opener) :].lstrip()
+            break
+    for closer in _CLOSERS:
+        if text.endswith(closer):
+            text = text[: -len(closer)].rstrip()
+            break
+    return text
+
+
+def _scanned(text: str) -> Iterator[Found]:
+    """The values of a broken block, each with the last property name before it."""
+    key = ""
+    for written, end in _strings(text):
+        try:
+            string = json.loads(f'"{written}"', strict=False)
+        except ValueError:
+            string = written  # a bad escape: as written
+        if _COLON.match(text, end):  # followed by ":": a property's name
+            key = _name(string)
+            continue
+        found = _link(string, key, "link")
+        if found is not None:
+            yield found
+
+
+def _strings(text: str) -> Iterator[tuple[str, int]]:
+    """Each JSON string of ``text`` (its content, as written, and where it ends), in order;
+    an unterminated one ends the scan. Each quote is looked at once, and the backslashes
+    before it: linear, where a regular expression restarting at every quote of an unclosed
+    string of escaped quotes was not."""
+    position = 0
+    while (start := text.find('"', position)) >= 0:
+        close = start
+        while True:
+            close = text.find('"', close + 1)
+            if close < 0:
+                return
+            before = close - 1
+            while before > start and text[before] == "\\":
+                before -= 1
+            if (close - 1 - before) % 2 == 0:  # not escaped: the string ends here
+                break
+        yield text[start + 1 : close], close + 1
+        position = close + 1
