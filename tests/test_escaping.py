@@ -63,7 +63,7 @@ def _as_strings(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[st
     values = list(link.values()[: len(fields)])
     values[FIELDS.index("line")] = "" if link.line is None else str(link.line)
     values[FIELDS.index("problems")] = " ".join(link.problems)
-    return [str(value) for value in values]
+    return ["" if value is None else str(value) for value in values]
 
 
 def test_jsonl_reads_back_one_record_per_line_for_every_line_splitter() -> None:

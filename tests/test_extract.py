@@ -170,10 +170,11 @@ def test_records_are_immutable_and_serialisable() -> None:
         "record_id",
         "date",
         "part",
+        "page_url",
     ]
     assert record["problems"] == []
-    # bytes: the file is "-", nothing else applies
-    assert [record[name] for name in ORIGIN_FIELDS] == ["-", None, None, None, None, None]
+    # bytes: the file is "-", nothing else applies; the page's URL is the one given
+    assert [record[name] for name in ORIGIN_FIELDS] == ["-", None, None, None, None, None, URL]
     assert pickle.loads(pickle.dumps(link)) == link  # rows cross process boundaries (workers)
 
 

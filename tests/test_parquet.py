@@ -62,6 +62,7 @@ def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
         ("string", True),  # record_id
         ("string", True),  # date
         ("string", True),  # part
+        ("string", True),  # page_url: None when no URL is known
     ]
     assert columns(["problems", "url"]) == (
         Column("problems", "strings", False),

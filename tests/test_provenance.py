@@ -266,13 +266,19 @@ def test_a_message_that_is_not_multipart_is_part_1_and_so_is_a_forwarded_ones_bo
     assert [link.part for link in extract_links(forwarded.as_bytes())] == ["2.1"]
 
 
+CB = "http://contentbase.example/cb/"
+
+
 def test_mime_part_paths_on_the_nested_fixtures() -> None:
     links = extract_links(CONTAINERS / "mail-nested-bases.eml", name="n")
     # a part, a message/rfc822 holding multipart/alternative (text/plain, then HTML), a part
     assert sorted(_documents(links).items()) == [
-        ("n#http://location.example/loc/page.html", Origin("n", part="3")),
-        ("n#part-1", Origin("n", part="1")),
-        ("n#part-2.1.2", Origin("n", part="2.2")),  # the label counts the rfc822 as a level
+        # page_url: each part's base headers resolved, outermost first (RFC 1808 §3.2); of
+        # one entity's, Content-Base before Content-Location, as its base
+        ("n#http://location.example/loc/page.html", Origin("n", part="3", page_url=CB)),
+        ("n#part-1", Origin("n", part="1", page_url="http://base.example/a/b/")),
+        # the label counts the rfc822 as a level
+        ("n#part-2.1.2", Origin("n", part="2.2", page_url="http://base.example/a/b/sub/")),
     ]
     mhtml = extract_links(CONTAINERS / "mhtml-layers.mhtml", name="h")
     assert [origin.part for origin in _documents(mhtml).values()] == ["1", "2", "3"]

@@ -151,19 +151,22 @@ def _part_links(
     # where the document is stored, one record shared by all its links: a WARC record's
     # offset, a MIME part's path; else the file alone
     origin = part.origin if part.origin is not None else Origin(part.name)
+    own = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2, else §3.3
+    # the document's own URL, before any <base>: page_url, in every link's shared origin
+    origin = origin._replace(page_url=own.url or None)
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
         # whatever <base> the body holds.
         linker = Linker(retrieval, mode, part.name, origin=origin)
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
-        fallback = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2
+        fallback = own
         walk = _document_links if document.tree is not None else _sheet_links
         links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
     if keep is not None:
-        links = keep(links, encapsulating_base(part.locations, retrieval, mode).url)
+        links = keep(links, own.url)
     return links, "; ".join(unread)
 
 

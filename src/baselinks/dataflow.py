@@ -101,6 +101,6 @@ def iter_warc_links(
                 summary=tally,
             )  # fmt: skip
             for link in links:
-                values = link.values()  # the twelve, then the origin's six (link.FIELDS)
+                values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
                 yield (*values[:_PROBLEMS], list(link.problems), *values[_PROBLEMS + 1 :], name)
     raise_first(errors)

@@ -6,7 +6,7 @@
 write/formats.py formats it, dataflow.py and spark.py hand it on); :data:`FIELDS` are its field
 names, in the order every format writes them: its twelve own (:data:`DEFAULT_FIELDS`, what CSV, TSV
 write unless asked), then its document's :class:`~.containers.entries.Origin` flattened
-(:data:`ORIGIN_FIELDS`: file, offset, length, record ID, date, MIME part).
+(:data:`ORIGIN_FIELDS`: file, offset, length, record ID, date, MIME part, page URL).
 
 :class:`Linker` resolves a document's raw links against its base (url/resolve.py, RFC 1808 §4 or
 the other modes) and adds the problem codes of url/diagnose.py, then the walker's own. The codes
@@ -51,9 +51,12 @@ class Link(NamedTuple):
     An immutable record. A named tuple rather than a frozen dataclass: building one took 2.3 µs
     against 0.4 µs, for every link; and it pickles small, for ``workers``.
 
-    Its twelve fields, then ``origin``: where its document is stored, one :class:`Origin`
-    shared by all the links of a document (no work per link), read as six fields of the link
-    (``link.offset``...) and written flattened, as the fields of :data:`ORIGIN_FIELDS`.
+    Its twelve fields, then ``origin``: where its document is stored and the page's own URL,
+    one :class:`Origin` shared by all the links of a document (no work per link), read as seven
+    fields of the link (``link.offset``, ``link.page_url``...) and written flattened, as the
+    fields of :data:`ORIGIN_FIELDS`. ``page_url`` is there, not among the twelve, because it is
+    the document's (one value per page, as ``file`` is), and so that CSV and TSV keep their
+    default twelve columns.
     """
 
     url: str
@@ -101,8 +104,13 @@ class Link(NamedTuple):
         """The MIME part's path in its message, as IMAP numbers parts (``1.2``)."""
         return self.origin.part
 
+    @property
+    def page_url(self) -> str | None:
+        """The URL of the page the link was found on, before any ``<base>`` (None: unknown)."""
+        return self.origin.page_url
+
     def values(self) -> tuple[Any, ...]:
-        """The values of :data:`FIELDS`, in order: the twelve, then the origin's six."""
+        """The values of :data:`FIELDS`, in order: the twelve, then the origin's seven."""
         return self[:-1] + self[-1]
 
     def as_dict(self) -> dict[str, Any]:

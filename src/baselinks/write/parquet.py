@@ -139,7 +139,7 @@ class ParquetSink:
         if not links:
             return
         array = self._pa.array
-        rows = [link.values() for link in links]  # the twelve, then the origin's six (FIELDS)
+        rows = [link.values() for link in links]  # the twelve, then the origin's seven (FIELDS)
         self.batches.append(
             self._pa.RecordBatch.from_arrays(
                 [array([row[index] for row in rows], type=kind) for index, kind in self.arrays],

@@ -32,7 +32,12 @@ class Origin(NamedTuple):
     - ``part``: a MIME part's path in its message as IMAP numbers it (RFC 3501 §6.4.5, "BODY
       [section]"): ``2.1`` is the first part of the second; a message that is not multipart,
       and a ``message/rfc822`` whose message is not, have their body as part ``1``, and the
-      parts of a ``message/rfc822``'s multipart are numbered under the part itself (``3.1``).
+      parts of a ``message/rfc822``'s multipart are numbered under the part itself (``3.1``);
+    - ``page_url``: the document's own URL, before any ``<base>``: a WARC record's target URI,
+      a MIME part's location resolved (RFC 1808 §3.2), the URL given (``--url``, a file's
+      under ``--root-url``, a saved page's ``saved from url`` comment); None where it is not
+      known. Set by the pipeline (api.py), not by the readers: it is the document's base
+      below its content, known once the base stage has read the document.
     """
 
     file: str | None = None
@@ -41,6 +46,7 @@ class Origin(NamedTuple):
     record_id: str | None = None
     date: str | None = None
     part: str | None = None
+    page_url: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
