@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .api import FIELDS, KINDS, Link, Origin, Summary, extract_links, iter_links
     from .base.layers import Base, BaseSource
     from .dataflow import iter_warc_links
-    from .errors import BaselinksError, InputError, SelectError, URLError
+    from .errors import BaselinksError, InputError, InputWarning, SelectError, URLError
     from .url.diagnose import CODES, diagnose
     from .url.explain import Explanation, Step
     from .url.parts import Login, URLParts, parse
@@ -51,6 +51,7 @@ _HOMES = {
     "diagnose": "url.diagnose",
     "BaselinksError": "errors",
     "InputError": "errors",
+    "InputWarning": "errors",
     "SelectError": "errors",
     "URLError": "errors",
     "MODES": "url.resolve",
@@ -76,6 +77,7 @@ __all__ = [
     "BaselinksError",
     "Explanation",
     "InputError",
+    "InputWarning",
     "Link",
     "Login",
     "Origin",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import chain
@@ -31,7 +32,7 @@ from .base.layers import (
     srcdoc_fallback,
     written_base,
 )
-from .errors import InputError, SelectError, describe, raise_first
+from .errors import InputError, InputWarning, SelectError, describe, raise_first
 from .find.linktable import KINDS, PLACEMENTS
 from .find.sheets import LOADERS, sheet_links
 from .find.walk import attribute_pairs, header_links, raw_links, select_roots
@@ -191,6 +192,7 @@ def iter_links(
     external: bool = False,
     root_url: str | None = None,
     root: str | os.PathLike[str] | None = None,
+    on_warning: Callable[[InputWarning], None] | None = None,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -220,7 +222,9 @@ def iter_links(
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable document
     is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``, a path that cannot be
     read too (``No such file or directory``, ``Is a directory``); without one, the first error is
-    raised after the last link (the others attached as notes). ``strict=False`` skips an input that
+    raised after the last link (the others attached as notes). An oddity repaired, nothing lost
+    (a WARC record split over gzip members), is an :class:`~baselinks.InputWarning`, never
+    raised: to ``on_warning``, else :func:`warnings.warn`. ``strict=False`` skips an input that
     is no document (an image) instead of failing on it. ``summary`` counts files, documents, links,
     links without a base, skipped records and failures; a ``Summary(stats=Stats())`` counts the
     links by kind, base source, problem code and host too (:class:`~baselinks.write.stats.Stats`).
@@ -231,8 +235,7 @@ def iter_links(
     its worker each time is an ``InputError`` naming it.
 
     ``attributes``: more places to find URLs, as ``(tag, attribute)`` pairs (tag ``"*"``: any
-    element), e.g. ``[("div", "data-url")]``; their links have kind ``other`` and the problem code
-    ``nonstandard-attribute``.
+    element), e.g. ``[("div", "data-url")]``: kind ``other``, problem ``nonstandard-attribute``.
     """
     refuse_markup(source)
     given = Input(source, name, strict, mirrored(source, url, root_url, root))
@@ -245,8 +248,15 @@ def iter_links(
     task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
-    yield from _given_links(given, task, resolve_workers(workers), scope == "run", tally, report)
-    raise_first(errors)
+    jobs, warn = resolve_workers(workers), on_warning or _python_warning
+    yield from _given_links(given, task, jobs, scope == "run", tally, report, warn)
+    raise_first(errors)  # never a warning: nothing of it was lost
+
+
+def _python_warning(warning: InputWarning) -> None:
+    """A repaired oddity where no ``on_warning`` is given: Python's warnings machinery (shown
+    once per place by default; ``warnings.simplefilter`` and ``-W`` choose)."""
+    warnings.warn(warning, stacklevel=3)
 
 
 def _given_links(
@@ -256,6 +266,7 @@ def _given_links(
     unique_in_run: bool,
     tally: Summary,
     report: Callable[[InputError], None],
+    warn: Callable[[InputWarning], None],
 ) -> Iterator[Link]:
     """:func:`iter_links`' links of one input, in order (with ``unique_in_run``, those whose
     URL no document before had); its errors, an input that cannot be read too, to ``report``.
@@ -265,7 +276,7 @@ def _given_links(
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
 
-    found = results([given], task, workers, tally, report, unreadable)
+    found = results([given], task, workers, tally, report, unreadable, warn=warn)
     if not unique_in_run:
         return chain.from_iterable(done.output for done in found)
     seen: set[str] = set()
@@ -317,6 +328,7 @@ def iter_rendered(
     same_host: bool = False,
     external: bool = False,
     unused: Callable[[Unused], None] | None = None,
+    on_warning: Callable[[InputWarning], None] | None = None,
 ) -> Iterator[T]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
     a fourth item is the input's URL in a mirrored site (base/mirror.py: ``mirrored_url``).
@@ -326,7 +338,7 @@ def iter_rendered(
     text (but with ``unique="run"``, whose links are chosen here, in input order, and rendered
     here). An input that cannot be read goes to ``unreadable`` and the batch goes on;
     ``unused`` is told of an input for which ``url`` is not used (an archive's records carry
-    their own).
+    their own); ``on_warning`` of each oddity repaired (else ``on_error`` is).
     """
     scope = unique_scope(unique)
     keep = keep_only(schemes, same_host, external)
@@ -337,7 +349,7 @@ def iter_rendered(
     if scope == "run":
         task = _task(mode, select, kinds, True, records, options, attributes, keep, count)
         seen: set[str] = set()
-        for found in results(given, task, jobs, summary, on_error, unreadable, unused):
+        for found in results(given, task, jobs, summary, on_error, unreadable, unused, on_warning):
             new = new_in_run(found.output, seen, summary)
             if new:
                 yield render(new)
@@ -345,7 +357,7 @@ def iter_rendered(
     rendered = _task(
         mode, select, kinds, scope is not None, render, options, attributes, keep, count
     )
-    for done in results(given, rendered, jobs, summary, on_error, unreadable, unused):
+    for done in results(given, rendered, jobs, summary, on_error, unreadable, unused, on_warning):
         yield done.output
 
 

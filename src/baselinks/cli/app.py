@@ -9,7 +9,8 @@
     baselinks check URL [URL ...] [--json]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
-the rest still processed), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
+the rest still processed; a repaired oddity is a ``warning:`` line and fails only with
+``--strict``), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
 SIGHUP 129). ``extract`` ends with a summary
 line on stderr (files, documents, links, skipped, failed) unless ``--quiet``.
 """
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from .. import __version__, compiled
-from ..errors import InputError, SelectError, describe, printable, say
+from ..errors import InputError, InputWarning, SelectError, describe, printable, say
 from . import urlcommands
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -95,17 +96,14 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
     writing = _writing(name, args.fields, out)
-    if writing is None:
+    if writing is None or not extractoptions.url_rule(args, _error):
         return 2
     header, render, write, sink = writing
-    if not extractoptions.url_rule(args, _error):
-        return 2
     summary = Summary(stats=Stats() if args.stats else None)
     started = time.monotonic()
     progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
     tell = _Teller(out, summary, _error if progress is None else progress.say, args.quiet)
-    if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
-        _error("reading standard input (end it with Ctrl-D; --help for the options)")
+    _stdin_note(args.paths)
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named, url)
         for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
@@ -131,6 +129,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             same_host=args.same_host,
             external=args.external,
             unused=tell.unused,
+            on_warning=tell.warned,
         )
         out.write(header)
         for text in texts:
@@ -144,12 +143,22 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     except BrokenPipeError:
         _reader_gone()
-        return 1 if summary.failed else 0  # a failure already told is not taken back
+        return _status(args, summary)  # a failure already told is not taken back
     finally:
         if progress is not None:
             progress.close()
     _summarise(args, summary, out, started)
-    return 1 if summary.failed else 0
+    return _status(args, summary)
+
+
+def _stdin_note(paths: Sequence[str]) -> None:
+    if (not paths or "-" in paths) and _on_terminal(sys.stdin):
+        _error("reading standard input (end it with Ctrl-D; --help for the options)")
+
+
+def _status(args: argparse.Namespace, summary: Summary) -> int:
+    """1 when something could not be read; a repaired oddity (a warning) only with --strict."""
+    return 1 if summary.failed or (args.strict and summary.warnings) else 0
 
 
 class _Teller:
@@ -168,6 +177,10 @@ class _Teller:
 
     def failed(self, error: InputError) -> None:
         self.say(str(error) if error.name else error.message)  # nameless: the run's (a worker)
+
+    def warned(self, warning: InputWarning) -> None:
+        # its own prefix: an oddity repaired, nothing lost (exit 0 unless --strict)
+        self.say(f"warning: {warning}")
 
     def unlisted(self, exc: OSError) -> None:
         from ..run.batch import display_name

@@ -10,6 +10,7 @@ paths given, and the report. app.py wires them; argparse and printing only, no p
                       its path under it (base/mirror.py); directories only, a usage error else.
     --stats[=json]    links per kind, base_source, problem code and host, on stderr at the
                       end, after the summary line (write/stats.py).
+    --strict          a warning (an oddity repaired, nothing lost) makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -71,6 +72,13 @@ def add_stats(ext: argparse.ArgumentParser) -> None:
         dest="stats",
         help="the same as one JSON object, the last line on stderr",
     )
+    # what the run's end says: its exit status too
+    ext.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 for a warning too (an oddity repaired, the input read in full: a WARC "
+        "record split over gzip members, a MIME header line without a colon)",
+    )
 
 
 def is_directory(path: str) -> bool:
@@ -119,6 +127,7 @@ def print_stats(summary: Summary, how: str) -> None:
             "documents": summary.documents,
             "links": summary.links,
             "no_base": summary.no_base,
+            "warnings": summary.warnings,
             "failed": summary.failed,
             "skipped": dict(summary.skipped.most_common()),
             **stats.as_dict(),
@@ -127,7 +136,8 @@ def print_stats(summary: Summary, how: str) -> None:
         return
     lines = [
         f"{counted(summary.documents, 'document')}, {counted(summary.links, 'link')}, "
-        f"{summary.failed:,} failed",
+        + (f"{counted(summary.warnings, 'warning')}, " if summary.warnings else "")
+        + f"{summary.failed:,} failed",
         *stats.table(),
     ]
     print("\n".join(lines), file=sys.stderr)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
-from ..errors import InputError, SelectError, internal
+from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from .workers import Recovery, ordered_map
 
@@ -54,7 +54,9 @@ def counted(n: int, what: str) -> str:
 class Summary:
     """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into.
 
-    ``no_base``: the links left relative for want of a base (problem ``no-base``). ``stats``:
+    ``no_base``: the links left relative for want of a base (problem ``no-base``).
+    ``warnings``: oddities repaired, the input read in full (:class:`~baselinks.InputWarning`),
+    counted apart from ``failed``, where something could not be read. ``stats``:
     given a :class:`~baselinks.write.stats.Stats`, the links are counted into it too (by kind, base
     source, problem code and host), in the worker that extracts them with ``workers``.
     """
@@ -66,6 +68,7 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
     no_base: int = 0
     stats: Stats | None = None
+    warnings: int = 0
 
     def __str__(self) -> str:
         return self.line()
@@ -90,6 +93,8 @@ class Summary:
                 grouped[reason.split(" (")[0]] += n
             reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
             text += f"; skipped {sum(grouped.values()):,} ({reasons})"
+        if self.warnings:
+            text += f"; {counted(self.warnings, 'warning')}"
         return text + f"; {self.failed:,} failed"
 
 
@@ -441,12 +446,15 @@ def results(
     report: Callable[[InputError], None],
     unreadable: Callable[[str, Exception], None] | None = None,
     unused: Callable[[Unused], None] | None = None,
+    warn: Callable[[InputWarning], None] | None = None,
 ) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
     ``unreadable``: called when an input cannot be opened or read at all, and the batch goes
     on; without it, that error is raised. ``unused``: told when the retrieval URL given is
-    not used for an input (:class:`Unused`).
+    not used for an input (:class:`Unused`). ``warn``: given each oddity repaired
+    (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
+    it, ``report`` is.
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
     for events in ordered_map(task, work, workers, recovery=_RECOVERY):
@@ -470,6 +478,9 @@ def results(
                 report(InputError(event.error, event.name))
             elif isinstance(event, Opened):
                 tally.files += 1
+            elif isinstance(event, InputWarning):
+                tally.warnings += 1
+                (report if warn is None else warn)(event)
             elif isinstance(event, InputError):
                 tally.failed += 1
                 report(event)

@@ -52,7 +52,7 @@ from warcio.recordloader import ARC2WARCHeadersParser
 from warcio.statusandheaders import StatusAndHeadersParserException
 from warcio.utils import BUFF_SIZE
 
-from ...errors import InputError
+from ...errors import InputError, InputWarning
 from .entries import Entry, Part
 from .resync import Damage, Window, archive_inside, report_and_find
 from .sniff import HEAD_BYTES
@@ -225,10 +225,11 @@ def _segment(
     # member says whether it starts a record (the cut stands) or not (the record goes on in
     # it: warcio's example-wrong-chunks.warc.gz, read across its members below).
     held: list[Entry] = []
+    held_type = ""  # the held record's WARC-Type
     try:
         for record in records:
             yield from wrong_lengths.errors()
-            yield from held
+            yield from _followed(held, held_type)
             held = []
             offset = records.offset
             count += 1
@@ -240,7 +241,7 @@ def _segment(
                 entries, late = _with_origin(entries, record, records, file, offset, form)
             damaged = any(isinstance(entry, InputError) for entry in entries)
             if form.gzipped and not damage_met and any(map(is_cut, entries)):
-                held = entries
+                held, held_type = entries, record.rec_type or ""
             else:
                 yield from entries
             if damage_met:
@@ -261,6 +262,31 @@ def _segment(
     yield from held
     yield from wrong_lengths.errors()
     return (yield from _at_the_end(records, window, file, offset, damaged))
+
+
+# The records that hold documents (warcrecord.record_entries): the others hold no links.
+_DOCUMENT_RECORDS = ("response", "resource")
+
+
+def _followed(held: list[Entry], rec_type: str) -> list[Entry]:
+    """The entries of a record cut where its gzip member ends, now that the next member
+    starts a record: the cut stands. A record that holds no links (a request, a metadata
+    record) lost nothing that is read, and the next record is read whole: its cut is a
+    warning (a damaged request record, issue 30). A response's cut lost its page's end."""
+    if rec_type in _DOCUMENT_RECORDS:
+        return held
+    kind = rec_type or "untyped"
+    return [
+        InputWarning(
+            f"{entry.message.replace(' (file truncated?)', '')}: a {kind} record, which holds "
+            "no links; the next record is read",
+            entry.name,
+            entry.offset,
+        )
+        if isinstance(entry, InputError) and is_cut(entry)
+        else entry
+        for entry in held
+    ]
 
 
 def _no_record_here(
@@ -334,7 +360,9 @@ def _across_members(window: Window, file: str, form: _Form, offset: int) -> list
         return None
     # its offset, the first member's; no length: the record is in no one member
     entries = _located(entries, record, file, offset, form, None)
-    split = InputError(
+    # repaired, nothing lost: a warning (a reader that takes a member for a record would
+    # lose it; warcio's example-wrong-chunks.warc.gz)
+    split = InputWarning(
         "record split over gzip members (one per record expected): read across them", name, offset
     )
     return [*entries, split]
