@@ -95,7 +95,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
-    writing = _writing(name, args.fields, out)
+    writing = _writing(name, args.fields, out, args.output)
     if writing is None or not extractoptions.url_rule(args, _error):
         return 2
     header, render, write, sink = writing
@@ -213,14 +213,19 @@ def _summarise(args: argparse.Namespace, summary: Summary, out: TextIO, started:
 _Writing = tuple[str, "Callable[[Sequence[Link]], Any]", "Callable[[Any], object]", "Sink | None"]
 
 
-def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing | None:
+def _writing(
+    name: str, fields: Sequence[str] | None, out: TextIO, output: str | None = None
+) -> _Writing | None:
     """The header, what a document's links become, what writes that, and the sink to close at
     the end (a columnar format's: parquet, on ``out``'s bytes). None, said, when the format
     cannot be written: fields it has not, pyarrow missing, or the output a terminal (bytes no
     one can read there)."""
     from ..write.formats import COLUMNAR, FIELDED, output_format, utf8_render
-    from ..write.output import binary, byte_writer
+    from ..write.output import binary, byte_writer, compression
 
+    if name in COLUMNAR and compression(output):
+        _error(f"--format {name} compresses itself: -o {output}: give a name without .gz/.bz2/.zst")
+        return None
     if fields is not None and name not in FIELDED + COLUMNAR:
         fielded = ", ".join(FIELDED + COLUMNAR)
         _error(f"--fields: the {name} format has no fields to choose; use {fielded}")

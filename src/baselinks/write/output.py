@@ -8,6 +8,7 @@
     -o /dev/stdout (/dev/fd/N...), a      written to directly, appended as ``>>`` would
     character device or a FIFO            (/dev/null, a tty, a named pipe)
     -o a directory, socket, block device  refused before anything is read
+    -o NAME.gz, NAME.bz2, NAME.zst        compressed by the suffix's codec (a regular file)
     standard output                       written as it is
 
 A write that fails (a full disk) is an :class:`OutputError` naming the output; the temporary
@@ -27,7 +28,16 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO, TypeVar, cast
 
-__all__ = ["Output", "OutputError", "binary", "byte_writer", "open_output", "standard_error"]
+__all__ = [
+    "COMPRESSIONS",
+    "Output",
+    "OutputError",
+    "binary",
+    "byte_writer",
+    "compression",
+    "open_output",
+    "standard_error",
+]
 
 STDOUT = "standard output"
 
@@ -255,6 +265,65 @@ class Output:
             self.temp = None
 
 
+# -o NAME.gz, .bz2, .zst: compressed by the suffix's codec (a .jsonl.gz reads with zcat; the
+# standard library's gzip and bz2, zstd from Python 3.14 or backports.zstd, a dependency)
+COMPRESSIONS = (".gz", ".bz2", ".zst")
+
+
+def compression(path: str | None) -> str | None:
+    """The compression ``-o path`` asks for by its suffix (``.gz``, ``.bz2``, ``.zst``), or
+    None; a device or ``/dev/stdout`` is written as it is."""
+    if path is None:
+        return None
+    suffix = os.path.splitext(path)[1].lower()
+    return suffix if suffix in COMPRESSIONS else None
+
+
+def _compressor(suffix: str, under: BinaryIO) -> BinaryIO:
+    if suffix == ".gz":
+        import gzip
+
+        # no file name or time in the header: the same links, the same bytes (gzip -n)
+        return cast(BinaryIO, gzip.GzipFile(filename="", fileobj=under, mode="wb", mtime=0))
+    if suffix == ".bz2":
+        import bz2
+
+        return cast(BinaryIO, bz2.BZ2File(under, "wb"))
+    try:
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]  # 3.14+
+    except ImportError:
+        from backports import zstd  # type: ignore[import-not-found,no-redef,unused-ignore]
+    return cast(BinaryIO, zstd.ZstdFile(under, "wb"))
+
+
+class _Compressing(io.BufferedIOBase):
+    """A compressor over a file: closing it ends the compressed stream, then the file (the
+    compressors close only what they opened). ``flush`` waits for the end: gzip's would end a
+    deflate block each time an error line is said."""
+
+    def __init__(self, suffix: str, under: io.BufferedWriter) -> None:
+        super().__init__()
+        self.under = under
+        self.compressor = _compressor(suffix, cast(BinaryIO, under))
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return self.compressor.write(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self.compressor.close()
+                self.under.close()
+            finally:
+                super().close()
+
+
 def open_output(path: str | None) -> Output:
     """Standard output (``path`` None), or ``-o path`` as the module docstring says."""
     if path is None:
@@ -278,7 +347,12 @@ def open_output(path: str | None) -> Output:
                     # root writing a user's file leaves it theirs (others may not chown)
                     with contextlib.suppress(PermissionError):
                         os.fchown(fd, status.st_uid, status.st_gid)
-            raw = _text(fd)
+            suffix = compression(path)
+            if suffix is None:
+                raw = _text(fd)
+            else:
+                packed = _Compressing(suffix, _Whole(_raw(fd, True)))
+                raw = io.TextIOWrapper(cast(BinaryIO, packed), encoding="utf-8", newline="")
         except BaseException:
             os.close(fd)
             os.unlink(temp)
