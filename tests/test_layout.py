@@ -102,7 +102,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "write.schema": set(),  # the record's fields as typed columns: the standard library only
     "write.parquet": {"pyarrow"},  # the parquet extra, imported when a file is written
     "write.stats": set(),  # links counted by kind, base source, problem, host
-    "write.output": {"backports"},  # -o NAME.zst: backports.zstd before Python 3.14
+    "write.output": {"backports", "compression"},  # -o NAME.zst: compression.zstd (3.14)
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),

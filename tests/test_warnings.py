@@ -78,7 +78,7 @@ REPAIRED = [
 def test_a_repaired_oddity_is_a_warning_not_a_failure(
     what: str, data: bytes | Path, message: str
 ) -> None:
-    urls, errors, warned, summary = _read(data)
+    _, errors, warned, summary = _read(data)
     assert errors == [] and summary.failed == 0
     assert warned and warned[0].message.startswith(message)
     assert summary.warnings == len(warned)
