@@ -299,3 +299,21 @@ def test_the_driver_logs_at_warn_and_ends_with_its_summary(
     assert "[Stage " not in proc.stderr  # no console progress bar to run into the summary
     assert lines[-2] == f"baselinks: counters in {tmp_path / 'links.parquet'}/_baselinks.json"
     assert lines[-1].startswith("baselinks: 3 files, 11 documents, 18 links; 1 file failed ")
+
+
+@pytest.mark.parametrize("which", ["missing", "directory"])
+def test_a_manifest_that_cannot_be_read_is_one_line_and_exit_2(
+    which: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_spark(args: Any) -> Any:
+        raise AssertionError("Spark was started")
+
+    monkeypatch.setattr(baselinks_spark, "_session", no_spark)
+    manifest = tmp_path / "manifest.txt"
+    if which == "directory":
+        manifest.mkdir()
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        status = spark_main(["--manifest", str(manifest), "--output", str(tmp_path / "o")])
+    reason = "No such file or directory" if which == "missing" else "Is a directory"
+    assert (status, stderr.getvalue()) == (2, f"baselinks: --manifest {manifest}: {reason}\n")

@@ -5,9 +5,10 @@ can ship: tuples of strings, ints and a list of strings, never lxml objects. Thi
 task's body and knows no engine; :mod:`baselinks.spark` wraps it for Spark.
 
     for row in iter_warc_links("crawl.warc.gz", on_error=print):
-        ...  # (url, raw, base, base_source, tag, attr, line, document, text, rel, kind,
-             #  problems, file, offset, length, record_id, date, part, warc): the fields
-             #  of ``baselinks extract``, then the path read
+        ...  # a LinkRow, a named tuple: row.url, row.page_url, row.offset... (url, raw, base,
+             #  base_source, tag, attr, line, document, text, rel, kind, problems, file,
+             #  offset, length, record_id, date, part, page_url, warc): the fields of
+             #  ``baselinks extract``, then the path read
 
 The rows are the records ``baselinks extract`` writes for that file, in the same order.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 import urllib.request
+from collections import namedtuple
 from collections.abc import Callable, Collection, Iterator
 from typing import Any, BinaryIO
 
@@ -25,13 +27,16 @@ from .errors import InputError, describe, raise_first
 from .resolve.link import FIELDS
 from .run.batch import Summary, display_name
 
-__all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "local_path", "open_input"]
+__all__ = ["ROW_FIELDS", "LinkRow", "Row", "iter_warc_links", "local_path", "open_input"]
 
 ROW_FIELDS = (*FIELDS, "warc")  # the link's fields, then the path or URL of the file read
 # problems is a list in a row (an engine's array), a tuple in the record; wherever it stands,
 # fields added to the record after it (provenance) keep their places
 _PROBLEMS = FIELDS.index("problems")
 Row = tuple[Any, ...]
+# A row with its names (row.url, row.page_url): a named tuple, a plain tuple to an engine (Spark
+# takes it as one). Made from ROW_FIELDS, so that a field added to the record is one here too.
+LinkRow = namedtuple("LinkRow", ROW_FIELDS)  # type: ignore[misc]
 
 
 def local_path(path: str) -> str | None:
@@ -73,7 +78,8 @@ def iter_warc_links(
     summary: Summary | None = None,
 ) -> Iterator[Row]:
     """Every link of the file at ``path`` (a WARC, or anything ``baselinks extract`` reads), as
-    a row of :data:`ROW_FIELDS`, streamed record by record in bounded memory.
+    a :class:`LinkRow` of :data:`ROW_FIELDS` (a named tuple: ``row.url``, ``row.page_url``),
+    streamed record by record in bounded memory.
 
     Damage goes to ``on_error`` and the rest of the file is still read; a file that cannot be
     opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
@@ -102,5 +108,9 @@ def iter_warc_links(
             )  # fmt: skip
             for link in links:
                 values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
-                yield (*values[:_PROBLEMS], list(link.problems), *values[_PROBLEMS + 1 :], name)
+                problems = list(link.problems)
+                yield _row((*values[:_PROBLEMS], problems, *values[_PROBLEMS + 1 :], name))
     raise_first(errors)
+
+
+_row = LinkRow._make

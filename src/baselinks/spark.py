@@ -277,7 +277,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     counters are also written as JSON in the output folder (:data:`COUNTERS_FILE`)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    paths = _paths(args.paths, args.manifest)
+    try:
+        paths = _paths(args.paths, args.manifest)
+    except (OSError, UnicodeDecodeError) as exc:  # missing, a directory, not text: one line
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"baselinks: --manifest {args.manifest}: {reason}", file=sys.stderr)
+        return 2
     if not paths:
         parser.error("no input: give WARC paths or --manifest")
     if args.num_output_partitions is not None and args.num_output_partitions < 1:
