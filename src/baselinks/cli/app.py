@@ -52,7 +52,10 @@ _error = say  # one line on stderr, escaped (errors.say)
 
 
 def _inputs(
-    paths: Sequence[str], unlisted: Callable[[OSError], None], root_url: str | None = None
+    paths: Sequence[str],
+    unlisted: Callable[[OSError], None],
+    root_url: str | None = None,
+    say: Callable[[str], None] = _error,
 ) -> Iterator[tuple[str, Path | None, bool, str | None]]:
     """(name, path, named, URL) for each input; path None means stdin. Directories recurse.
 
@@ -61,7 +64,7 @@ def _inputs(
     directory that cannot be listed goes to ``unlisted``, and the walk goes on. ``root_url``:
     each directory's URL, its files' URLs made from their paths under it (base/mirror.py).
     """
-    from ..base.mirror import mirrored_url
+    from ..base.mirror import host_folder, mirrored_url
     from ..run.batch import display_name
     from .extractoptions import is_directory  # else read as a file: its error, by its name
 
@@ -71,6 +74,9 @@ def _inputs(
             continue
         path = Path(given)
         if is_directory(given):
+            site = None if root_url is None else host_folder(path, root_url)
+            if site is not None:
+                say(f"{given}: --root-url {root_url} is the host folder {site}'s URL (wget -m)")
             # Files are read in name order. A symbolic link to a directory is not followed, as
             # `grep -r`, `find` and ripgrep do not follow one (no loop, no page read twice, no
             # walk out of the tree), but given in its place to be skipped, and counted so.
@@ -81,10 +87,15 @@ def _inputs(
                     found = os.path.join(root, file)
                     url = None
                     if root_url is not None:
-                        url = mirrored_url(root_url, os.path.relpath(found, path))
+                        under = site if site is not None and _under(found, site) else path
+                        url = mirrored_url(root_url, os.path.relpath(found, under))
                     yield display_name(found), Path(found), False, url
         else:
             yield display_name(given), path, True, None
+
+
+def _under(path: str, folder: str | os.PathLike[str]) -> bool:
+    return os.path.commonpath([path, os.fspath(folder)]) == os.fspath(folder)
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
@@ -106,7 +117,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     _stdin_note(args.paths)
     inputs = (
         (sys.stdin.buffer if path is None else path, name, named, url)
-        for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
+        for name, path, named, url in _inputs(
+            args.paths, tell.unlisted, args.root_url, tell.note if not args.quiet else _silent
+        )
     )
     try:
         # One stream for the whole batch (one CSV header); an input that fails is named on
@@ -148,7 +161,14 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         if progress is not None:
             progress.close()
     _summarise(args, summary, out, started)
+    if args.schemes and not summary.links and not args.quiet:
+        # `--scheme htp` wrote nothing: said, so that a typo is not taken for an empty crawl
+        _error(f"note: --scheme {','.join(args.schemes)}: no link has it")
     return _status(args, summary)
+
+
+def _silent(message: str) -> None:
+    """What -q says of a note: nothing."""
 
 
 def _stdin_note(paths: Sequence[str]) -> None:
@@ -177,6 +197,9 @@ class _Teller:
 
     def failed(self, error: InputError) -> None:
         self.say(str(error) if error.name else error.message)  # nameless: the run's (a worker)
+
+    def note(self, message: str) -> None:
+        self.say(message)
 
     def warned(self, warning: InputWarning) -> None:
         # its own prefix: an oddity repaired, nothing lost (exit 0 unless --strict)
@@ -315,6 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
     try:
+        arguments.explicit_choices(parser, sys.argv[1:] if argv is None else argv)
         args, unknown = parser.parse_known_args(argv)
         if unknown:
             arguments.unrecognized(args.subparsers[args.command], unknown)

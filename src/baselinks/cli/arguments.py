@@ -40,6 +40,8 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "path under --root-url; then none). "
         "Inputs are recognised by content: HTML, MHTML and MIME messages, WARC and ARC, raw "
         "HTTP responses, and gzip of any of these.",
+        epilog=_extract_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ext.add_argument(
         "paths",
@@ -103,6 +105,39 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
 
 
+def _extract_epilog() -> str:
+    """What ``extract --help`` ends with: the fields, the exit status, examples."""
+    import textwrap
+
+    from ..resolve.link import DEFAULT_FIELDS, ORIGIN_FIELDS
+
+    def wrapped(text: str) -> str:
+        return textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ")
+
+    return "\n".join(
+        [
+            "fields (--fields; jsonl writes all, csv and tsv the first twelve):",
+            wrapped(", ".join(DEFAULT_FIELDS)),
+            wrapped(
+                "then where the document is stored and its own URL: " + ", ".join(ORIGIN_FIELDS)
+            ),
+            "",
+            "exit status:",
+            "  0  every input read (warnings, an oddity repaired, are said and allowed)",
+            "  1  an input or a part of one could not be read (or a warning, with --strict)",
+            "  2  a usage error",
+            "  130, 128+N  interrupted (Ctrl-C), stopped by signal N",
+            "",
+            "examples:",
+            "  baselinks extract page.html --url https://example.com/dir/page.html",
+            "  baselinks extract crawl.warc.gz -o links.jsonl.gz",
+            "  baselinks extract mirror/ --root-url https://example.com/ --format csv",
+            "  baselinks extract crawl.warc.gz --external --unique=run --format text",
+            "  baselinks extract crawl.warc.gz | jq -r '[.page_url, .url] | @tsv'",
+        ]
+    )
+
+
 def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..url.resolve import MODES
 
@@ -112,7 +147,9 @@ def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         description="Resolve each REF against BASE and print one absolute URL per line.",
     )
     res.add_argument("base", metavar="BASE", help="the base URL ('' for none)")
-    res.add_argument("refs", metavar="REF", nargs="+", help="embedded (relative) URLs")
+    res.add_argument(
+        "refs", metavar="REF", nargs="+", help="embedded (relative) URLs; - reads one per line"
+    )
     res.add_argument(
         "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
     )
@@ -126,7 +163,7 @@ def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="split URLs into their RFC 1808 components",
         description="Print the six RFC 1808 §2.4 components and the RFC 1738 §3.1 login parts.",
     )
-    par.add_argument("urls", metavar="URL", nargs="+")
+    par.add_argument("urls", metavar="URL", nargs="+", help="- reads one URL per line of stdin")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
 
 
@@ -199,7 +236,13 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "ftpurl, ...; genericurl for the others) and print the production, each component, "
         "and every rule it breaks with the RFC's words.",
     )
-    chk.add_argument("urls", metavar="URL", nargs="+")
+    chk.add_argument(
+        "urls",
+        metavar="URL",
+        nargs="+",
+        help="- reads one URL per line of stdin; exit 1 when one breaks a rule or is no "
+        "absolute URL",
+    )
     chk.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
 
 
@@ -229,6 +272,27 @@ def _attr_pair(value: str) -> tuple[str, str]:
     if not colon or not tag.strip() or not attr.strip():
         raise argparse.ArgumentTypeError(f"expected TAG:ATTR (e.g. div:data-url): {value!r}")
     return tag.strip(), attr.strip()
+
+
+def explicit_choices(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """``--unique=all``, ``--stats=csv``: an option whose values are option strings of their
+    own (``--unique=run``) given one it has not. argparse would say "ignored explicit
+    argument"; this says the valid values, as a choice's error does (exits 2)."""
+    commands = parser.get_default("subparsers") or {}
+    command = next((commands[arg] for arg in argv if arg in commands), None)
+    if command is None:
+        return
+    known = {opt for action in command._actions for opt in action.option_strings}
+    for arg in argv:
+        name, equals, value = arg.partition("=")
+        if not equals or arg in known or not name.startswith("--"):
+            continue
+        values = sorted(opt.partition("=")[2] for opt in known if opt.startswith(name + "="))
+        if values:
+            command.error(
+                f"argument {name}: invalid choice: {printable(value)!r} (choose from "
+                f"{', '.join(values)})"
+            )
 
 
 def unrecognized(command: argparse.ArgumentParser, unknown: Sequence[str]) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from ..base.mirror import mirrored_url
+from ..base.mirror import host_folder, mirrored_url
 from ..base.mirror import root_url as checked_root
 from ..resolve.link import Link
 from ..url.parts import parse
@@ -95,7 +95,11 @@ def mirrored(
     relative = os.path.relpath(source, root)
     if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
         raise ValueError(f"root_url=: {os.fspath(source)!r} is no file under {os.fspath(root)!r}")
-    return mirrored_url(checked_root(root_url), relative)
+    checked = checked_root(root_url)
+    site = host_folder(root, checked)  # wget -m's HOST/ folder inside root: the site's root
+    if site is not None and relative.split(os.sep)[0] == os.path.basename(site):
+        relative = os.path.relpath(source, site)
+    return mirrored_url(checked, relative)
 
 
 def counter(
