@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import urllib.parse
@@ -113,6 +114,8 @@ def _shell(command: str, stderr: str = "2>&1") -> subprocess.CompletedProcess[st
 
 @pytest.mark.parametrize(("where", "command", "expected"), CONSOLE, ids=[c for _, c, _ in CONSOLE])
 def test_console_example(where: str, command: str, expected: str) -> None:
+    if "| jq " in command and shutil.which("jq") is None:
+        pytest.skip("jq is not installed here: the example pipes the links to it")
     assert _shell(command).stdout.rstrip("\n") == expected, where
 
 
