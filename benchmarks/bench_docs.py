@@ -1,4 +1,4 @@
-"""The speed tables of README.md and docs/benchmarks.md, written from a bench_peers.py run.
+"""The speed tables of docs/guide/speed.md and docs/benchmarks.md, from a bench_peers.py run.
 
 ``python benchmarks/bench_peers.py ../shared/corpus --profile --write-docs`` calls
 :func:`write_docs`: each table goes between its markers, ``<!-- bench_peers:NAME -->`` and
@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TIMES = "\u00d7"  # the multiplication sign of "x lxml parse"
 
-# What each tool is, as the README says it; a tool without a label is not in the README.
+# What each tool is, as the speed page says it; a tool without a label is not on that page.
 LABELS = {
     "lxml-parse": "lxml parse alone (the floor)",
     "selectolax-parse": "selectolax (lexbor) parse alone",
@@ -81,8 +81,8 @@ def _replace(path: Path, name: str, text: str) -> None:
 def write_docs(
     machine: dict[str, str], rounds: int, rows: list[dict[str, object]], profile: str | None
 ) -> None:
-    """The README's peers table, and docs/benchmarks.md's profile table (with ``--profile``)."""
+    """The speed page's peers table, and docs/benchmarks.md's profile table (``--profile``)."""
     line = run_line(machine, rounds, rows)
-    _replace(ROOT / "README.md", "peers", f"{line}\n\n{peers_table(rows)}")
+    _replace(ROOT / "docs" / "guide" / "speed.md", "peers", f"{line}\n\n{peers_table(rows)}")
     if profile is not None:
         _replace(ROOT / "docs" / "benchmarks.md", "profile", f"{line}\n\n{profile}")

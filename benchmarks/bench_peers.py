@@ -43,7 +43,7 @@ BASELINKS_PURE=1: the library's functions called one stage at a time over all th
 references; the records; JSON Lines), and what ``iter_links`` spends beyond their sum
 (containers, batch, counting).
 
-``--write-docs`` puts the tables (and the date, the machine, the rounds) in the README's speed
+``--write-docs`` puts the tables (and the date, the machine, the rounds) in the guide's speed
 section and in docs/benchmarks.md, between their ``<!-- bench_peers:NAME -->`` markers: the
 one command that regenerates them.
 """
@@ -369,7 +369,7 @@ def main() -> int:
     parser.add_argument(
         "--write-docs",
         action="store_true",
-        help="put the tables in README.md and docs/benchmarks.md (between their markers)",
+        help="put the tables in docs/guide/speed.md and docs/benchmarks.md (between markers)",
     )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()

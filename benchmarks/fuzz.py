@@ -23,7 +23,7 @@ counts as a finding when reading it
     raises (a traceback)                 reports an "internal error"
     hangs (no answer in --timeout)       writes to stderr itself (a library's stray warning)
     grows the child's peak memory by more than 10 times the input (64 MiB at least: lxml's
-    tree alone takes some 30 bytes per byte of markup, README "Limits")
+    tree alone takes some 30 bytes per byte of markup, docs/guide/failures.md, "Limits")
     gives fewer documents than the units it left intact hold, with no error (a silent loss)
 
 Findings are saved with their mutation in --keep (default: a temporary folder, printed).

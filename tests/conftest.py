@@ -45,6 +45,7 @@ EXTRAS = {
     "scrapy": "scrapy.http",
     "parquet": "pyarrow.parquet",
     "fsspec": "fsspec",
+    "docs": "myst_parser",
 }
 
 

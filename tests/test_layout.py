@@ -29,6 +29,7 @@ SRC = Path(baselinks.__file__).resolve().parent
 # resolve/parse/check commands use it alone; it knows no stage's type. Then the stages in the
 # pipeline's order; then what runs them: api.py (one input's pipeline), the integrations, the CLI.
 ORDER = (
+    "_version",
     "errors",
     "compiled",
     "_moved",
@@ -52,6 +53,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "errors": set(),
     "compiled": set(),  # which compiled modules are built and in use: importlib only
     "_moved": set(),  # the flat layout's module paths, for one release: importlib only
+    "_version": set(),  # the version, written once
     # url/: the standard library, and ada-url for the whatwg mode
     "url": set(),
     "url.parts": set(),
@@ -170,6 +172,8 @@ def _local_imports(module: str) -> set[str]:
             )
             if node.level and node.module:
                 found.add(named)
+            elif not named and any(alias.name == "__version__" for alias in node.names):
+                raise AssertionError(f"{module}: the version is _version.py's, not the package's")
             else:  # "from . import urlcommands" names a module; "from .. import __version__" not
                 for alias in node.names:
                     child = f"{named}.{alias.name}" if named else alias.name

@@ -50,17 +50,22 @@ class Block(NamedTuple):
 
 
 def _blocks() -> list[Block]:
+    """Every fenced block of every page; a MyST directive (```{toctree}, ```{eval-rst}) is
+    the site's, not an example: left out."""
     blocks = []
     for path in DOCUMENTS:
         text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r"(?m)^```(\w*)\n(.*?)^```$", text, re.DOTALL):
+        for match in re.finditer(r"(?m)^```(\{[\w-]+\}|\w*)[^\n]*\n(.*?)^```$", text, re.DOTALL):
+            if match[1].startswith("{"):
+                continue
             line = text.count("\n", 0, match.start()) + 1
             blocks.append(Block(f"{path.relative_to(ROOT)}:{line}", match[1], match[2]))
     return blocks
 
 
 BLOCKS = _blocks()
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+# Every page's text, one after the other: a table or a heading is looked for in all of them.
+PAGES = "\n".join(path.read_text(encoding="utf-8") for path in DOCUMENTS)
 
 
 def _of(lang: str) -> list[Block]:
@@ -257,9 +262,19 @@ def test_sh_command(where: str, command: str, tmp_path: Path) -> None:
 
 
 def test_the_first_two_commands_are_the_contract() -> None:
-    first, second = (block.text.strip() for block in _of("sh")[:2])
+    readme = [block.text.strip() for block in _of("sh") if block.where.startswith("README.md")]
+    first, second = readme[:2]
     assert first.startswith("python -m pip install . && baselinks extract fixtures/")
     assert second == 'python -m pip install -e ".[test]" && python -m pytest'
+
+
+def test_the_readme_is_a_front_door_to_every_page() -> None:
+    # at most 250 lines: what baselinks is for, the two commands, an example per main use, and
+    # a link to each page of the documentation (the site's pages are the same files)
+    readme = DOCUMENTS[0].read_text(encoding="utf-8")
+    assert readme.count("\n") <= 250
+    linked = {ROOT / target for target in re.findall(r"\]\((docs/[\w./-]+\.md)", readme)}
+    assert set(DOCUMENTS[1:]) - {ROOT / "docs" / "index.md"} <= linked
 
 
 # --- plain blocks -----------------------------------------------------------------------------
@@ -321,7 +336,7 @@ PAGE_URL = "http://a/b/c/d;p?q"
 
 def _table(heading: str) -> list[list[str]]:
     """The rows (cells stripped) of the first table after ``heading``."""
-    section = README.split(heading, 1)[1]
+    section = PAGES.split(heading, 1)[1]
     lines = re.search(r"(?m)^\|.*(?:\n\|.*)*", section)
     assert lines is not None
     return [

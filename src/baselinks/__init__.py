@@ -16,6 +16,7 @@ import sys
 import types
 
 from . import _moved
+from ._version import __version__
 
 # What a type checker sees; at run time, _HOMES and __getattr__ below. TYPE_CHECKING is
 # typing's, without importing typing (4 ms of start-up; mypy knows the name).
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from .url.resolve import MODES, Resolver, explain, resolve
     from .url.rfc1738 import Problem, check
 
-__version__ = "0.1.0"
 
 # Each public name and the module that defines it: the one table __getattr__ reads.
 _HOMES = {

@@ -53,7 +53,7 @@ _SPARK_TYPES = {
     "int64": LongType(),
     "strings": ArrayType(StringType(), containsNull=False),
 }
-# A Link's fields (link.FIELDS, the record every output format writes: README, "Library"), then
+# A Link's fields (link.FIELDS, the record every output format writes: docs/guide/library.md), then
 # the file each row came from. `line` may be null (a link from an HTTP header has none), and so
 # may the origin's fields (link.ORIGIN_FIELDS: no offset outside a WARC, no part outside MIME).
 SCHEMA = StructType(

@@ -26,7 +26,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from .. import __version__, compiled
+from .. import compiled
+from .._version import __version__
 from ..errors import InputError, InputWarning, SelectError, describe, printable, say
 from . import urlcommands
 

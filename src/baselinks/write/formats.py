@@ -5,7 +5,7 @@ text. Rendering is a pure function of the links, so it can run where the links w
 worker process, with ``-j``) and the main process only writes. Each ``write_*`` function takes
 an iterable of links and a text stream, writes as it goes (output streams), and returns how many
 links it wrote. No format lets a value break its record: each renderer says what it escapes
-(the README's "Output that cannot be forged" has them side by side).
+(docs/guide/failures.md, "Output that cannot be forged", has them side by side).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from .. import __version__
+from .._version import __version__
 from ..resolve.link import FIELDS, Link
 from .schema import Column, columns
 
