@@ -31,7 +31,7 @@ from baselinks import InputError, Summary, dataflow, extract_links
 from baselinks.api import _part_links
 from baselinks.cli import main
 from baselinks.load.containers import Part
-from baselinks.run import batch, workers
+from baselinks.run import batch, inputs, workers
 
 URL = "http://e.example/"
 # A unit of work for the workers holds up to 512 KiB: a page this big is a unit of its own.
@@ -342,7 +342,7 @@ def test_paths_the_os_refuses_are_each_one_inputs_error(
         return (real_open if kwargs.pop("_open", False) else real_stat)(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "stat", refuse)
-    monkeypatch.setattr(batch, "open", lambda *a, **k: refuse(*a, _open=True, **k), raising=False)
+    monkeypatch.setattr(inputs, "open", lambda *a, **k: refuse(*a, _open=True, **k), raising=False)
     for jobs in ("1", "2"):
         status, out, err = _cli(
             ["-j", jobs, str(long), str(through), str(locked), str(page)], capsys
@@ -381,8 +381,9 @@ def test_file_names_that_are_not_utf8_are_written_with_their_bytes_escaped(
 
 
 def test_the_library_reports_a_path_it_cannot_read_through_on_error(tmp_path: Path) -> None:
-    missing, directory = tmp_path / "missing.html", tmp_path
-    for source, words in ((missing, "No such file or directory"), (directory, "Is a directory")):
+    # (a directory is walked, as the command line walks it: test_inputs.py)
+    missing, through = tmp_path / "missing.html", _page(tmp_path / "p.html", "p") / "x.html"
+    for source, words in ((missing, "No such file or directory"), (through, "Not a directory")):
         errors: list[InputError] = []
         summary = Summary()
         assert extract_links(source, on_error=errors.append, summary=summary) == []
@@ -400,7 +401,8 @@ class _FailingRead(io.BytesIO):
 def test_iter_warc_links_reports_a_read_error_through_on_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(dataflow, "open_input", lambda path: _FailingRead(b"WARC/1.0\r\n"))
+    failing = _FailingRead(b"WARC/1.0\r\n")
+    monkeypatch.setattr(inputs, "open", lambda *args: failing, raising=False)
     errors: list[InputError] = []
     assert list(dataflow.iter_warc_links("crawl.warc", on_error=errors.append)) == []
     assert [str(e) for e in errors] == ["crawl.warc: Input/output error"]

@@ -108,10 +108,12 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),
+    # what an input is and how it is opened: a URL through fsspec (the fsspec extra), when given
+    "run.inputs": {"fsspec"},
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
     "api": set(),
-    "dataflow": {"fsspec"},  # optional, imported when a path has another scheme than file://
+    "dataflow": set(),  # a URL input is opened by run.inputs
     # the one module that knows Spark; the driver spark-submit runs, so it imports baselinks
     # by name. Nothing else imports it: the core never needs pyspark.
     # to_pandas: pandas and pyarrow (pyspark's sql extra); fsspec: a remote output's check
@@ -261,10 +263,13 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert _local_imports("run.batch") == {
         "load.containers",
         "errors",
+        "run.inputs",
         "run.workers",
         "resolve.link",
         "write.stats",
     }
+    # inputs opens what it is given: a URL's retrieval URL is a base/mirror.MirroredURL
+    assert _local_imports("run.inputs") == {"base.mirror", "errors", "load.containers"}
     # the URL engine: its own modules, errors, compiled (the switch to a compiled copy); its
     # folder's __init__ the old module's names (_moved)
     for module in MODULES:

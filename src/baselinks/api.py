@@ -46,8 +46,8 @@ from .run.batch import Input, Options, Source, Summary, Task, Unused, records, r
 from .run.options import (
     Keep,
     counter,
+    given_inputs,
     keep_only,
-    mirrored,
     new_in_run,
     refuse_markup,
     unique_scope,
@@ -196,14 +196,16 @@ def iter_links(
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
-    ``source``: bytes, a path, or a binary file; HTML, a MIME message or MHTML archive, a WARC or
-    ARC file, a raw HTTP response, or a gzip of any of these, recognised by content. A ``str`` is a
-    path: one that is no existing file and looks like markup (``<`` after optional whitespace, or a
-    line break) raises :class:`TypeError` saying to pass bytes (``markup.encode()``), since only
-    bytes let a page's own ``<meta charset>`` be honoured.
+    ``source``: bytes, a path, a directory (its files in name order, as the CLI walks it), a URL
+    (``https://``, ``file://``, ``s3://``: :mod:`baselinks.run.inputs`, the fsspec extra), or a
+    binary file; HTML, a MIME message or MHTML archive, a WARC or ARC file, a raw HTTP response,
+    or a gzip of any of these, recognised by content. A ``str`` is a path or URL: one that is no
+    existing file and looks like markup (``<`` after optional whitespace, or a line break) raises
+    :class:`TypeError` saying to pass bytes (``markup.encode()``), since only bytes let a page's
+    own ``<meta charset>`` be honoured.
 
-    ``url`` is the retrieval URL (RFC 1808 §3.3): for a crawler, the final URL after redirects; WARC
-    records carry their own, which ``url`` does not override (the CLI says so, once per archive:
+    ``url`` is the retrieval URL (RFC 1808 §3.3; a URL source's own by default, where its
+    redirects ended); WARC records carry their own, which it does not override (said once:
     :class:`~baselinks.run.batch.Unused`). ``root_url``: the URL of the directory ``root`` of a
     mirrored site (``wget -m``), ``source`` a file under it: its retrieval URL is ``root_url`` and
     its path under ``root`` (the conventions: :mod:`baselinks.base.mirror`), below the page's own
@@ -221,7 +223,7 @@ def iter_links(
 
     Damage (a truncated archive, a broken MIME part) never stops the rest: every readable document
     is yielded, and each :class:`~baselinks.InputError` goes to ``on_error``, a path that cannot be
-    read too (``No such file or directory``, ``Is a directory``); without one, the first error is
+    read too (``No such file or directory``, ``HTTP 404 Not Found``); without one, the first is
     raised after the last link (the others attached as notes). An oddity repaired, nothing lost
     (a WARC record split over gzip members), is an :class:`~baselinks.InputWarning`, never
     raised: to ``on_warning``, else :func:`warnings.warn`. ``strict=False`` skips an input that
@@ -238,16 +240,14 @@ def iter_links(
     element), e.g. ``[("div", "data-url")]``: kind ``other``, problem ``nonstandard-attribute``.
     """
     refuse_markup(source)
-    given = Input(source, name, strict, mirrored(source, url, root_url, root))
-    scope = unique_scope(unique)
-    count = None if summary is None else counter(summary, scope)  # none made that no one reads
-    keep, options = (
-        keep_only(schemes, same_host, external),
-        Options(url, as_pairs(headers), charset),
-    )
-    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
+    given = given_inputs(source, name, strict, url, root_url, root, report, tally)
+    scope = unique_scope(unique)
+    count = None if summary is None else counter(summary, scope)  # none made that no one reads
+    keep = keep_only(schemes, same_host, external)
+    options = Options(url, as_pairs(headers), charset)
+    task = _task(mode, select, kinds, scope is not None, records, options, attributes, keep, count)
     jobs, warn = resolve_workers(workers), on_warning or _python_warning
     yield from _given_links(given, task, jobs, scope == "run", tally, report, warn)
     raise_first(errors)  # never a warning: nothing of it was lost
@@ -260,7 +260,7 @@ def _python_warning(warning: InputWarning) -> None:
 
 
 def _given_links(
-    given: Input,
+    given: Iterable[Input],
     task: Task[list[Link]],
     workers: int,
     unique_in_run: bool,
@@ -268,7 +268,7 @@ def _given_links(
     report: Callable[[InputError], None],
     warn: Callable[[InputWarning], None],
 ) -> Iterator[Link]:
-    """:func:`iter_links`' links of one input, in order (with ``unique_in_run``, those whose
+    """:func:`iter_links`' links of its inputs, in order (with ``unique_in_run``, those whose
     URL no document before had); its errors, an input that cannot be read too, to ``report``.
     An iterator, not a generator: each link is handed on by C (``chain``), with no Python
     frame resumed per link (77,000 on the corpus HTML)."""
@@ -276,7 +276,7 @@ def _given_links(
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))  # a path not found, a directory...: by name
 
-    found = results([given], task, workers, tally, report, unreadable, warn=warn)
+    found = results(given, task, workers, tally, report, unreadable, warn=warn)
     if not unique_in_run:
         return chain.from_iterable(done.output for done in found)
     seen: set[str] = set()

@@ -16,16 +16,15 @@ The rows are the records ``baselinks extract`` writes for that file, in the same
 from __future__ import annotations
 
 import os
-import urllib.parse
-import urllib.request
 from collections import namedtuple
 from collections.abc import Callable, Collection, Iterator
-from typing import Any, BinaryIO
+from typing import Any
 
 from .api import iter_links
-from .errors import InputError, describe, raise_first
+from .errors import InputError, raise_first
 from .resolve.link import FIELDS
 from .run.batch import Summary, display_name
+from .run.inputs import local_path, open_input  # here for spark.py and older callers
 
 __all__ = ["ROW_FIELDS", "LinkRow", "Row", "iter_warc_links", "local_path", "open_input"]
 
@@ -37,35 +36,6 @@ Row = tuple[Any, ...]
 # A row with its names (row.url, row.page_url): a named tuple, a plain tuple to an engine (Spark
 # takes it as one). Made from ROW_FIELDS, so that a field added to the record is one here too.
 LinkRow = namedtuple("LinkRow", ROW_FIELDS)  # type: ignore[misc]
-
-
-def local_path(path: str) -> str | None:
-    """The filesystem path of a local path or ``file://`` URL; None for another scheme."""
-    if "://" not in path:
-        return path
-    parts = urllib.parse.urlsplit(path)
-    return urllib.request.url2pathname(parts.path) if parts.scheme in ("", "file") else None
-
-
-def open_input(path: str) -> BinaryIO:
-    """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
-    ``hdfs://``, ``https://``...) through fsspec (the fsspec extra), when it is installed."""
-    local = local_path(path)
-    if local is not None:
-        return open(local, "rb")
-    scheme = urllib.parse.urlsplit(path).scheme
-    try:
-        import fsspec  # optional
-    except ImportError:
-        raise InputError(
-            f"reading {scheme}:// needs fsspec: pip install 'baselinks[fsspec]' (and the "
-            "scheme's own driver: s3fs, gcsfs...)",
-            path,
-        ) from None
-    try:
-        return fsspec.open(path, "rb").open()  # type: ignore[no-any-return]
-    except (ImportError, ValueError) as exc:  # no driver for the scheme (s3fs...), a bad URL
-        raise InputError(f"cannot open with fsspec: {exc}", path) from None
 
 
 def iter_warc_links(
@@ -90,26 +60,14 @@ def iter_warc_links(
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
     tally = summary if summary is not None else Summary()
-    try:
-        stream = open_input(given)
-    except InputError as exc:
-        stream = None
-        report(exc)
-    except OSError as exc:
-        stream = None
-        report(InputError(describe(exc), name))
-    if stream is None:
-        tally.failed += 1
-    else:
-        with stream:
-            links = iter_links(
-                stream, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report,
-                summary=tally,
-            )  # fmt: skip
-            for link in links:
-                values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
-                problems = list(link.problems)
-                yield _row((*values[:_PROBLEMS], problems, *values[_PROBLEMS + 1 :], name))
+    # a path, or a URL (run/inputs.py: file://, or through fsspec), opened as the CLI opens it
+    links = iter_links(
+        given, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report, summary=tally,
+    )  # fmt: skip
+    for link in links:
+        values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
+        problems = list(link.problems)
+        yield _row((*values[:_PROBLEMS], problems, *values[_PROBLEMS + 1 :], name))
     raise_first(errors)
 
 

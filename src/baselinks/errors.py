@@ -100,7 +100,10 @@ def internal(exc: BaseException) -> str:
 
 def describe(exc: BaseException) -> str:
     """What an exception met while reading an input says: the system's words for an OSError
-    (``No such file or directory``), else that it is a bug (:func:`internal`)."""
+    (``No such file or directory``), an :class:`InputError`'s message (a URL that needs the
+    fsspec extra), else that it is a bug (:func:`internal`)."""
+    if isinstance(exc, InputError):
+        return exc.message
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     return internal(exc)

@@ -57,8 +57,9 @@ def _inputs(
     unlisted: Callable[[OSError], None],
     root_url: str | None = None,
     say: Callable[[str], None] = _error,
-) -> Iterator[tuple[str, Path | None, bool, str | None]]:
-    """(name, path, named, URL) for each input; path None means stdin. Directories recurse.
+) -> Iterator[tuple[str, Path | str | None, bool, str | None]]:
+    """(name, path, named, URL) for each input; path None means stdin, a str a URL (read
+    through run/inputs.py). Directories recurse.
 
     ``named``: given on the command line, so it must be a document; a file found in a
     directory that is no document (an image in a saved page's ``_files/``) is skipped. A
@@ -66,33 +67,26 @@ def _inputs(
     each directory's URL, its files' URLs made from their paths under it (base/mirror.py).
     """
     from ..base.mirror import host_folder, mirrored_url
-    from ..run.batch import display_name
-    from .extractoptions import is_directory  # else read as a file: its error, by its name
+    from ..run.inputs import display_name, is_directory, is_url, walk
 
     for given in paths or ["-"]:
         if given == "-":
             yield "-", None, True, None
-            continue
-        path = Path(given)
-        if is_directory(given):
+        elif is_url(given):
+            yield display_name(given), given, True, None  # not a Path: "//" stays
+        elif is_directory(given):
+            path = Path(given)
             site = None if root_url is None else host_folder(path, root_url)
             if site is not None:
                 say(f"{given}: --root-url {root_url} is the host folder {site}'s URL (wget -m)")
-            # Files are read in name order. A symbolic link to a directory is not followed, as
-            # `grep -r`, `find` and ripgrep do not follow one (no loop, no page read twice, no
-            # walk out of the tree), but given in its place to be skipped, and counted so.
-            for root, dirs, files in os.walk(path, onerror=unlisted):
-                dirs.sort()
-                linked = [name for name in dirs if os.path.islink(os.path.join(root, name))]
-                for file in sorted(files + linked):
-                    found = os.path.join(root, file)
-                    url = None
-                    if root_url is not None:
-                        under = site if site is not None and _under(found, site) else path
-                        url = mirrored_url(root_url, os.path.relpath(found, under))
-                    yield display_name(found), Path(found), False, url
+            for found in walk(path, unlisted):  # in name order; links to folders not followed
+                url = None
+                if root_url is not None:
+                    under = site if site is not None and _under(found, site) else path
+                    url = mirrored_url(root_url, os.path.relpath(found, under))
+                yield display_name(found), Path(found), False, url
         else:
-            yield display_name(given), path, True, None
+            yield display_name(given), Path(given), True, None
 
 
 def _under(path: str, folder: str | os.PathLike[str]) -> bool:

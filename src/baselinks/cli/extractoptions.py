@@ -16,11 +16,11 @@ paths given, and the report. app.py wires them; argparse and printing only, no p
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from ..run.inputs import is_directory  # the library's test, without the pipeline
 
 if TYPE_CHECKING:
     from ..run.batch import Summary
@@ -79,14 +79,6 @@ def add_stats(ext: argparse.ArgumentParser) -> None:
         help="exit 1 for a warning too (an oddity repaired, the input read in full: a WARC "
         "record split over gzip members, a MIME header line without a colon)",
     )
-
-
-def is_directory(path: str) -> bool:
-    """Whether ``path`` names a directory (followed if a symlink); ``-`` is stdin, none."""
-    try:
-        return path != "-" and stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False  # reading it reports the error (too long a name...), by its name
 
 
 def url_rule(args: argparse.Namespace, say: Callable[[str], None]) -> bool:

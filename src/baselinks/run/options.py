@@ -6,26 +6,30 @@ is read, each checked once (a wrong value fails before the first document, by na
     unique            unique_scope, new_in_run    the first link per URL, in a document or a run
     summary (stats)   counter     what each document's links are counted for
     root_url, root    mirrored    a file's URL in a mirrored site (base/mirror.py's conventions)
+    source            given_inputs    a path, URL or stream as one Input; a directory as its files
     source            refuse_markup   a str is a path; markup passed as one is refused
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from ..base.mirror import host_folder, mirrored_url
 from ..base.mirror import root_url as checked_root
+from ..errors import InputError, describe
 from ..resolve.link import Link
 from ..url.parts import parse
 from ..write.stats import Stats, count_all, count_no_base, without_base
-from .batch import Source, Summary
+from .batch import Input, Source, Summary
+from .inputs import display_name, is_directory, walk
 
 __all__ = [
     "Keep",
     "counter",
+    "given_inputs",
     "keep_only",
     "mirrored",
     "new_in_run",
@@ -100,6 +104,34 @@ def mirrored(
     if site is not None and relative.split(os.sep)[0] == os.path.basename(site):
         relative = os.path.relpath(source, site)
     return mirrored_url(checked, relative)
+
+
+def given_inputs(
+    source: Source,
+    name: str | None,
+    strict: bool,
+    url: str | None,
+    root_url: str | None,
+    root: str | os.PathLike[str] | None,
+    report: Callable[[InputError], None],
+    tally: Summary,
+) -> Iterator[Input]:
+    """The library's ``source`` as the inputs of a run: itself, or a directory's files in name
+    order as the command line walks them (:func:`~baselinks.run.inputs.walk`: each file that is
+    no document skipped, not failed; with ``root_url``, each its URL under the directory, or
+    under ``root``); a folder that cannot be listed is an error to ``report``, counted."""
+    if not is_directory(source):
+        yield Input(source, name, strict, mirrored(source, url, root_url, root))
+        return
+    assert isinstance(source, str | os.PathLike)
+
+    def unlisted(exc: OSError) -> None:
+        tally.failed += 1
+        report(InputError(describe(exc), display_name(str(exc.filename))))
+
+    folder = None if root_url is None else source if root is None else root
+    for found in walk(source, unlisted):
+        yield Input(found, None, False, mirrored(found, url, root_url, folder))
 
 
 def counter(
