@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .url.diagnose import CODES, diagnose
     from .url.explain import Explanation, Step
     from .url.parts import Login, URLParts, parse
-    from .url.resolve import MODES, Resolver, explain, resolve
+    from .url.resolve import MODES, Mode, Resolver, explain, resolve
     from .url.rfc1738 import Problem, check
 
 
@@ -55,6 +55,7 @@ _HOMES = {
     "SelectError": "errors",
     "URLError": "errors",
     "MODES": "url.resolve",
+    "Mode": "url.resolve",
     "Explanation": "url.explain",
     "Resolver": "url.resolve",
     "Step": "url.explain",
@@ -80,6 +81,7 @@ __all__ = [
     "InputWarning",
     "Link",
     "Login",
+    "Mode",
     "Origin",
     "Problem",
     "Resolver",

@@ -53,7 +53,7 @@ from .run.options import (
     unique_scope,
 )
 from .run.workers import resolve_workers
-from .url.resolve import check_mode, resolver_class
+from .url.resolve import Mode, check_mode, resolver_class
 from .write.stats import Stats
 
 __all__ = [
@@ -175,7 +175,7 @@ def iter_links(
     source: Source,
     *,
     url: str | None = None,
-    mode: str = "rfc1808",
+    mode: Mode = "rfc1808",
     select: str | None = None,
     kinds: Collection[str] | None = None,
     unique: bool | Literal["document", "run"] = False,
@@ -314,7 +314,7 @@ def iter_rendered(
     render: Callable[[Sequence[Link]], T],
     *,
     url: str | None = None,
-    mode: str = "rfc1808",
+    mode: Mode = "rfc1808",
     select: str | None = None,
     kinds: Collection[str] | None = None,
     unique: bool | Literal["document", "run"] = False,

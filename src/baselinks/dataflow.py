@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import os
 from collections import namedtuple
-from collections.abc import Callable, Collection, Iterator
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Any, Literal
 
 from .api import iter_links
-from .errors import InputError, raise_first
+from .errors import InputError, InputWarning, raise_first
 from .resolve.link import FIELDS
 from .run.batch import Summary, display_name
 from .run.inputs import local_path, open_input  # here for spark.py and older callers
+from .url.resolve import Mode
 
 __all__ = ["ROW_FIELDS", "LinkRow", "Row", "iter_warc_links", "local_path", "open_input"]
 
@@ -41,19 +42,25 @@ LinkRow = namedtuple("LinkRow", ROW_FIELDS)  # type: ignore[misc]
 def iter_warc_links(
     path: str | os.PathLike[str],
     *,
-    mode: str = "rfc1808",
+    mode: Mode = "rfc1808",
     kinds: Collection[str] | None = None,
-    unique: bool = False,
+    unique: bool | Literal["document"] = False,
     on_error: Callable[[InputError], None] | None = None,
     summary: Summary | None = None,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
+    on_warning: Callable[[InputWarning], None] | None = None,
 ) -> Iterator[Row]:
     """Every link of the file at ``path`` (a WARC, or anything ``baselinks extract`` reads), as
     a :class:`LinkRow` of :data:`ROW_FIELDS` (a named tuple: ``row.url``, ``row.page_url``),
-    streamed record by record in bounded memory.
+    streamed record by record in bounded memory. ``kinds``, ``unique`` (in each document),
+    ``schemes``, ``same_host``, ``external``: :func:`~baselinks.iter_links`' filters.
 
     Damage goes to ``on_error`` and the rest of the file is still read; a file that cannot be
     opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
-    raised after the last row. ``summary`` counts documents, links and failures.
+    raised after the last row. ``summary`` counts documents, links and failures; an oddity
+    repaired goes to ``on_warning`` (:class:`~baselinks.InputWarning`).
     """
     given = os.fspath(path)
     name = display_name(given)  # a file name that is not UTF-8: its bytes shown as \xNN
@@ -63,6 +70,7 @@ def iter_warc_links(
     # a path, or a URL (run/inputs.py: file://, or through fsspec), opened as the CLI opens it
     links = iter_links(
         given, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report, summary=tally,
+        schemes=schemes, same_host=same_host, external=external, on_warning=on_warning,
     )  # fmt: skip
     for link in links:
         values = link.values()  # the twelve, then the origin's seven (link.FIELDS)

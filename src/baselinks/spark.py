@@ -28,22 +28,31 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 try:
-    from pyspark.accumulators import Accumulator
-    from pyspark.sql import DataFrame, SparkSession
-    from pyspark.sql.types import ArrayType, LongType, StringType, StructField, StructType
+    from pyspark.accumulators import Accumulator, AccumulatorParam
+    from pyspark.sql import DataFrame, SparkSession, Window, functions
+    from pyspark.sql.types import (
+        ArrayType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+        TimestampType,
+    )
 except ImportError as exc:  # an optional dependency: say how to get it
     raise ImportError(
         f"baselinks.spark needs pyspark: pip install 'baselinks[spark]' ({exc})"
     ) from exc
 
-from baselinks import MODES, InputError, Summary
+from baselinks import MODES, InputError, InputWarning, Summary
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links, local_path
 from baselinks.errors import describe
-from baselinks.run.batch import counted
-from baselinks.write.schema import Column, columns
+from baselinks.run.batch import counted, skipped_text
+from baselinks.run.options import add_filters, keep_only
+from baselinks.url.resolve import Mode
+from baselinks.write.schema import SQL_NAMES, Column, columns, utc_timestamp
 
 __all__ = ["COUNTERS_FILE", "SCHEMA", "Counters", "extract_links", "main", "to_pandas"]
 
@@ -52,16 +61,45 @@ _SPARK_TYPES = {
     "string": StringType(),
     "int64": LongType(),
     "strings": ArrayType(StringType(), containsNull=False),
+    "timestamp": TimestampType(),  # an instant: the date in UTC, shown in the session's zone
 }
 # A Link's fields (link.FIELDS, the record every output format writes: docs/guide/library.md), then
-# the file each row came from. `line` may be null (a link from an HTTP header has none), and so
-# may the origin's fields (link.ORIGIN_FIELDS: no offset outside a WARC, no part outside MIME).
+# the file each row came from, named as SQL takes them (`offset` is `record_offset`: schema.py).
+# `line` may be null (a link from an HTTP header has none), and so may the origin's fields
+# (link.ORIGIN_FIELDS: no offset outside a WARC, no part outside MIME).
 SCHEMA = StructType(
     [
         StructField(column.name, _SPARK_TYPES[column.type], column.nullable)
-        for column in (*columns(ROW_FIELDS[:-1]), Column(ROW_FIELDS[-1], "string", False))
+        for column in (*columns(ROW_FIELDS[:-1]), Column("warc", "string", False, "warc"))
     ]
 )
+_DATE = ROW_FIELDS.index("date")  # the WARC-Date's text in a row, a timestamp in the column
+# --unique=run: each row's place in the run (its file's, its own in the file), to keep the first
+_PLACE = [StructField("_input", LongType(), False), StructField("_row", LongType(), False)]
+
+
+class Filters(NamedTuple):
+    """What a task keeps of each file's links: :func:`~baselinks.dataflow.iter_warc_links`'
+    options (the CLI's --kind, --unique, --scheme, --same-host, --external)."""
+
+    mode: Mode
+    kinds: tuple[str, ...] | None
+    unique: bool  # in each document (a run's: in the driver, a window over url)
+    schemes: tuple[str, ...] | None
+    same_host: bool
+    external: bool
+
+
+class _Counts(AccumulatorParam[dict[str, int]]):
+    """Counts by name, added up (the skips by reason)."""
+
+    def zero(self, value: dict[str, int]) -> dict[str, int]:
+        return {}
+
+    def addInPlace(self, first: dict[str, int], second: dict[str, int]) -> dict[str, int]:
+        for name, n in second.items():
+            first[name] = first.get(name, 0) + n
+        return first
 
 
 class Counters(NamedTuple):
@@ -73,23 +111,32 @@ class Counters(NamedTuple):
     links: Accumulator[int]
     failed_files: Accumulator[int]
     errors: Accumulator[int]
+    warnings: Accumulator[int]
+    skipped: Accumulator[dict[str, int]]  # by reason, as the CLI's summary counts them
 
     @classmethod
     def of(cls, spark: SparkSession) -> Counters:
         context = spark.sparkContext
-        return cls(*(context.accumulator(0) for _ in cls._fields))
+        files, documents, links, failed, errors, warned = (context.accumulator(0) for _ in "123456")
+        skipped = context.accumulator({}, _Counts())
+        return cls(files, documents, links, failed, errors, warned, skipped)
 
     def __str__(self) -> str:
-        files, documents, links, failed, errors = (counter.value for counter in self)
-        return (
-            f"{counted(files, 'file')}, {counted(documents, 'document')}, "
-            f"{counted(links, 'link')}; {counted(failed, 'file')} failed "
-            f"({counted(errors, 'error')})"
-        )
+        """As the CLI's summary line: ``4 files, 11 documents, 18 links; skipped 9 (5 request
+        records, ...); 2 files failed (2 errors)``."""
+        text = f"{counted(self.files.value, 'file')}, "
+        text += f"{counted(self.documents.value, 'document')}, {counted(self.links.value, 'link')}"
+        if self.skipped.value:
+            text += f"; {skipped_text(self.skipped.value)}"
+        if self.warnings.value:
+            text += f"; {counted(self.warnings.value, 'warning')}"
+        failed = counted(self.failed_files.value, "file")
+        return text + f"; {failed} failed ({counted(self.errors.value, 'error')})"
 
 
-def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]:
-    """One file's rows; its errors printed on the executor's stderr and counted."""
+def _file_rows(path: str, filters: Filters, counters: Counters | None) -> Iterator[Row]:
+    """One file's rows, their dates as timestamps; its errors and warnings printed on the
+    executor's stderr and counted."""
     summary = Summary()
     errors = 0
 
@@ -98,8 +145,16 @@ def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]
         errors += 1
         print(f"baselinks: {error}", file=sys.stderr, flush=True)
 
+    def warn(warning: InputWarning) -> None:
+        print(f"baselinks: warning: {warning}", file=sys.stderr, flush=True)
+
+    mode, kinds, unique, schemes, same_host, external = filters
     try:
-        yield from iter_warc_links(path, mode=mode, on_error=report, summary=summary)
+        for row in iter_warc_links(
+            path, mode=mode, kinds=kinds, unique=unique, on_error=report, summary=summary,
+            schemes=schemes, same_host=same_host, external=external, on_warning=warn,
+        ):  # fmt: skip
+            yield (*row[:_DATE], utc_timestamp(row[_DATE]), *row[_DATE + 1 :])
     except Exception as exc:  # a read failing midway, or a bug: one file never fails the job
         report(InputError(describe(exc), path))
     if counters is not None:
@@ -108,14 +163,23 @@ def _file_rows(path: str, mode: str, counters: Counters | None) -> Iterator[Row]
         counters.links.add(summary.links)
         counters.failed_files.add(1 if errors else 0)
         counters.errors.add(errors)
+        counters.warnings.add(summary.warnings)
+        counters.skipped.add(dict(summary.skipped))
 
 
-def _task(mode: str, counters: Counters | None) -> Callable[[Iterable[str]], Iterator[Row]]:
-    """The body of one task: each path of its partition (one, as built) streamed to rows."""
+def _task(
+    filters: Filters, counters: Counters | None, placed: bool
+) -> Callable[[Iterable[tuple[int, str]]], Iterator[Row]]:
+    """The body of one task: each path of its partition (one, as built) streamed to rows;
+    ``placed``: each row followed by its place in the run (its file's number, its own)."""
 
-    def rows(paths: Iterable[str]) -> Iterator[Row]:
-        for path in paths:
-            yield from _file_rows(path, mode, counters)
+    def rows(paths: Iterable[tuple[int, str]]) -> Iterator[Row]:
+        for number, path in paths:
+            found = _file_rows(path, filters, counters)
+            if placed:
+                yield from ((*row, number, n) for n, row in enumerate(found))
+            else:
+                yield from found
 
     return rows
 
@@ -124,20 +188,51 @@ def extract_links(
     spark: SparkSession,
     paths: Iterable[str],
     *,
-    mode: str = "rfc1808",
+    mode: Mode = "rfc1808",
     counters: Counters | None = None,
+    kinds: Iterable[str] | None = None,
+    unique: bool | Literal["document", "run"] = False,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
+    fields: Sequence[str] | None = None,
 ) -> DataFrame:
     """A DataFrame of :data:`SCHEMA`: every link of every file, one task per file.
 
     ``paths``: local paths or ``file://`` URLs that every executor can read (a shared
     filesystem), or any scheme fsspec reads when it is installed on the executors. Nothing
-    runs until an action (``write``, ``count``...).
+    runs until an action (``write``, ``count``...). The filters are the CLI's: ``kinds``,
+    ``schemes``, ``same_host``, ``external`` and ``unique`` (``True`` or ``"document"``: in each
+    document, in its task; ``"run"``: the first row of each URL in input order, a window over
+    ``url``, which shuffles the rows by URL and sorts them back); ``fields``: only these
+    columns (field names: ``offset`` is the column ``record_offset``), in that order.
     """
     paths = list(paths)
-    rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(
-        _task(mode, counters)
+    keep_only(schemes, same_host, external)  # a conflict fails here, in the driver
+    run = unique == "run"
+    filters = Filters(
+        mode,
+        None if kinds is None else tuple(kinds),
+        bool(unique),  # "run" is "document" in each task first: fewer rows to shuffle
+        None if schemes is None else tuple(schemes),
+        same_host,
+        external,
     )
-    return spark.createDataFrame(rows, SCHEMA, verifySchema=False)
+    numbered = spark.sparkContext.parallelize(list(enumerate(paths)), max(1, len(paths)))
+    rows = numbered.mapPartitions(_task(filters, counters, run))
+    schema = StructType([*SCHEMA.fields, *_PLACE]) if run else SCHEMA
+    frame = spark.createDataFrame(rows, schema, verifySchema=False)
+    if run:
+        first = Window.partitionBy("url").orderBy("_input", "_row")
+        frame = (
+            frame.withColumn("_first", functions.row_number().over(first))
+            .where("_first = 1")
+            .orderBy("_input", "_row")
+            .drop("_first", "_input", "_row")
+        )
+    if fields is not None:
+        frame = frame.select(*(SQL_NAMES.get(name, name) for name in fields))
+    return frame
 
 
 def to_pandas(frame: DataFrame) -> Any:
@@ -184,6 +279,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--manifest", help="a file of paths, one per line ('#' comments)")
     parser.add_argument("--output", "-o", required=True, help="the Parquet directory to write")
     parser.add_argument("--mode", default="rfc1808", choices=MODES)
+    add_filters(parser, "the Parquet columns, by field name")  # baselinks extract's filters
     parser.add_argument(
         "--overwrite", action="store_true", help="replace an existing output (else: an error)"
     )
@@ -294,12 +390,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
-        frame = extract_links(spark, paths, mode=args.mode, counters=counters)
+        frame = extract_links(
+            spark, paths, mode=args.mode, counters=counters, kinds=args.kinds,
+            unique=args.unique or False, schemes=args.schemes, same_host=args.same_host,
+            external=args.external, fields=args.fields,
+        )  # fmt: skip
         if args.num_output_partitions is not None:
             frame = frame.coalesce(args.num_output_partitions)
-        writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")
         try:
-            writer.option("compression", args.output_compression).parquet(args.output)
+            _write(frame, args)
         except Exception as exc:  # AnalysisException: the output appeared meanwhile...
             print(f"baselinks: {args.output}: {_first_line(exc)}", file=sys.stderr)
             return 1
@@ -315,6 +414,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"baselinks: counters in {written}", file=sys.stderr)
     print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)
     return 1 if record["failed_files"] else 0
+
+
+# Spark writes a timestamp as INT96 by default, a type Parquet deprecated, read back without
+# its zone; as TIMESTAMP_MICROS it is what the CLI's Parquet has: timestamp[us, UTC].
+_TIMESTAMPS = "spark.sql.parquet.outputTimestampType"
+
+
+def _write(frame: DataFrame, args: argparse.Namespace) -> None:
+    """``frame`` as Parquet at ``--output``, its dates as the CLI writes them (the session's
+    setting put back after)."""
+    conf = frame.sparkSession.conf
+    before = conf.get(_TIMESTAMPS, None)
+    conf.set(_TIMESTAMPS, "TIMESTAMP_MICROS")
+    try:
+        writer = frame.write.mode("overwrite" if args.overwrite else "errorifexists")
+        writer.option("compression", args.output_compression).parquet(args.output)
+    finally:
+        if before is None:
+            conf.unset(_TIMESTAMPS)
+        else:
+            conf.set(_TIMESTAMPS, before)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -26,7 +26,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
 
 def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from ..api import KINDS
+    from ..run.options import add_filters
     from ..url.resolve import MODES
     from ..write.formats import COLUMNAR, FORMATS
     from . import extractoptions
@@ -62,14 +62,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     ext.add_argument(
         "--select", metavar="CSS", help="only links inside elements matching this CSS selector"
     )
-    ext.add_argument(
-        "--kind",
-        action="append",
-        choices=KINDS,
-        dest="kinds",
-        help="only links of this kind (repeatable)",
-    )
-    _add_filters(ext)
+    add_filters(ext, "jsonl, csv, tsv; tsv by default on a terminal")
     ext.add_argument(
         "--attr",
         action="append",
@@ -165,67 +158,6 @@ def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     par.add_argument("urls", metavar="URL", nargs="+", help="- reads one URL per line of stdin")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
-
-
-def _add_filters(ext: argparse.ArgumentParser) -> None:
-    # "--unique=run" is an option string of its own (argparse matches a whole one before it
-    # splits at "="), so that "--unique PATH" still reads PATH as a path.
-    ext.add_argument(
-        "--unique",
-        "--unique=document",
-        action="store_const",
-        const="document",
-        dest="unique",
-        help="only the first link for each URL in each document",
-    )
-    ext.add_argument(
-        "--unique=run",
-        action="store_const",
-        const="run",
-        dest="unique",
-        help="only the first link for each URL in the whole run (in input order, any -j; "
-        "memory: a set of the distinct URLs)",
-    )
-    ext.add_argument(
-        "--fields",
-        type=_fields,
-        metavar="A,B,C",
-        help="only these fields, in this order (jsonl, csv, tsv; tsv by default on a terminal)",
-    )
-    ext.add_argument(
-        "--scheme",
-        type=_schemes,
-        dest="schemes",
-        metavar="S,T",
-        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
-    )
-    hosts = ext.add_mutually_exclusive_group()
-    hosts.add_argument(
-        "--same-host",
-        action="store_true",
-        help="only links to the document's own host (its URL's: --url, the WARC record's)",
-    )
-    hosts.add_argument(
-        "--external",
-        action="store_true",
-        help="only links to another host than the document's own (links without a host: neither)",
-    )
-
-
-def _fields(value: str) -> tuple[str, ...]:
-    from ..write.formats import check_fields
-
-    try:
-        return check_fields(name.strip() for name in value.split(","))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _schemes(value: str) -> tuple[str, ...]:
-    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
-    if not schemes:
-        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
-    return schemes
 
 
 def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

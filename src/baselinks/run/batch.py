@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import stat
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
@@ -40,6 +40,7 @@ __all__ = [
     "display_name",
     "records",
     "results",
+    "skipped_text",
 ]
 
 
@@ -86,15 +87,20 @@ class Summary:
             text += f"; {counted(self.no_base, 'link')} without a base (relative, as written)"
             text += no_base_hint
         if self.skipped:
-            # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
-            grouped: Counter[str] = Counter()
-            for reason, n in self.skipped.items():
-                grouped[reason.split(" (")[0]] += n
-            reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
-            text += f"; skipped {sum(grouped.values()):,} ({reasons})"
+            text += f"; {skipped_text(self.skipped)}"
         if self.warnings:
             text += f"; {counted(self.warnings, 'warning')}"
         return text + f"; {self.failed:,} failed"
+
+
+def skipped_text(skipped: Mapping[str, int]) -> str:
+    """``skipped 3 (2 request records, 1 not HTML)``: the skips by reason, as the summary says
+    them ("not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML")."""
+    grouped: Counter[str] = Counter()
+    for reason, n in skipped.items():
+        grouped[reason.split(" (")[0]] += n
+    reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
+    return f"skipped {sum(grouped.values()):,} ({reasons})"
 
 
 @dataclass(frozen=True)

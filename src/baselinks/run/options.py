@@ -8,6 +8,8 @@ is read, each checked once (a wrong value fails before the first document, by na
     root_url, root    mirrored    a file's URL in a mirrored site (base/mirror.py's conventions)
     source            given_inputs    a path, URL or stream as one Input; a directory as its files
     source            refuse_markup   a str is a path; markup passed as one is refused
+    --kind, --unique, add_filters   the filters as command-line options, for the command line
+    --fields...                     and the Spark driver alike (argparse)
 """
 
 from __future__ import annotations
@@ -15,19 +17,24 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..base.mirror import host_folder, mirrored_url
 from ..base.mirror import root_url as checked_root
 from ..errors import InputError, describe
+from ..find.linktable import KINDS
 from ..resolve.link import Link
 from ..url.parts import parse
 from ..write.stats import Stats, count_all, count_no_base, without_base
 from .batch import Input, Source, Summary
 from .inputs import display_name, is_directory, walk
 
+if TYPE_CHECKING:
+    import argparse
+
 __all__ = [
     "Keep",
+    "add_filters",
     "counter",
     "given_inputs",
     "keep_only",
@@ -181,3 +188,79 @@ def refuse_markup(source: Source) -> None:
             "a str is a path, and this looks like markup: pass the document as bytes "
             "(markup.encode(), or the bytes as fetched, so that its charset is honoured)"
         )
+
+
+def add_filters(parser: argparse.ArgumentParser, formats: str) -> None:
+    """``--kind``, ``--unique[=run]``, ``--fields``, ``--scheme``, ``--same-host`` and
+    ``--external`` on ``parser`` (``baselinks extract``'s, the Spark driver's): one grammar
+    for the filters of the library's :func:`~baselinks.iter_links`. ``formats``: where
+    ``--fields`` applies, for its help."""
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        dest="kinds",
+        help="only links of this kind (repeatable)",
+    )
+    # "--unique=run" is an option string of its own (argparse matches a whole one before it
+    # splits at "="), so that "--unique PATH" still reads PATH as a path.
+    parser.add_argument(
+        "--unique",
+        "--unique=document",
+        action="store_const",
+        const="document",
+        dest="unique",
+        help="only the first link for each URL in each document",
+    )
+    parser.add_argument(
+        "--unique=run",
+        action="store_const",
+        const="run",
+        dest="unique",
+        help="only the first link for each URL in the whole run (in input order, any -j; "
+        "memory: a set of the distinct URLs)",
+    )
+    parser.add_argument(
+        "--fields",
+        type=_fields,
+        metavar="A,B,C",
+        help=f"only these fields, in this order ({formats})",
+    )
+    parser.add_argument(
+        "--scheme",
+        type=_schemes,
+        dest="schemes",
+        metavar="S,T",
+        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
+    )
+    hosts = parser.add_mutually_exclusive_group()
+    hosts.add_argument(
+        "--same-host",
+        action="store_true",
+        help="only links to the document's own host (its URL's: --url, the WARC record's)",
+    )
+    hosts.add_argument(
+        "--external",
+        action="store_true",
+        help="only links to another host than the document's own (links without a host: neither)",
+    )
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    import argparse
+
+    from ..write.formats import check_fields
+
+    try:
+        return check_fields(name.strip() for name in value.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _schemes(value: str) -> tuple[str, ...]:
+    import argparse
+
+    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
+    return schemes

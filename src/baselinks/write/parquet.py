@@ -4,7 +4,8 @@
     baselinks extract crawl.warc.gz --format parquet -o links.parquet
 
 The columns are :data:`baselinks.write.schema.COLUMNS` (or the ``fields=`` chosen), typed as the
-Spark job's are: strings, ``line`` a nullable 64-bit integer, ``problems`` a list of strings.
+Spark job's are: strings, ``line`` a nullable 64-bit integer, ``problems`` a list of strings,
+``date`` a UTC timestamp; ``offset`` is ``record_offset`` (a reserved word in SQL: schema.py).
 Each document's links become Arrow columns as they come, and a row group is written each time
 :data:`ROW_GROUP` rows wait, so memory holds one row group whatever the input's size. The file
 carries pandas' metadata saying that integer columns are pandas' nullable ``Int64``:
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .._version import __version__
 from ..resolve.link import FIELDS, Link
-from .schema import Column, columns
+from .schema import Column, columns, utc_timestamp
 
 if TYPE_CHECKING:
     import pyarrow
@@ -63,12 +64,18 @@ def available() -> bool:
 def _arrow_type(pa: Any, column: Column) -> Any:
     if column.type == "strings":
         return pa.list_(pa.field("element", pa.string(), nullable=False))
+    if column.type == "timestamp":
+        return pa.timestamp("us", tz="UTC")  # microseconds: Spark's TimestampType's precision
     return {"string": pa.string(), "int64": pa.int64()}[column.type]
 
 
 # pandas reads the column types back from this metadata (pyarrow.Table.to_pandas): "Int64" is
 # its nullable integer type, so a null `line` is <NA> and the others stay integers.
-_PANDAS_TYPES = {"string": ("unicode", "object"), "int64": ("int64", "Int64")}
+_PANDAS_TYPES = {
+    "string": ("unicode", "object"),
+    "int64": ("int64", "Int64"),
+    "timestamp": ("datetimetz", "datetime64[us, UTC]"),
+}
 
 
 def _pandas_metadata(chosen: Sequence[Column]) -> bytes:
@@ -81,7 +88,7 @@ def _pandas_metadata(chosen: Sequence[Column]) -> bytes:
                 "field_name": column.name,
                 "pandas_type": pandas_type,
                 "numpy_type": numpy_type,
-                "metadata": None,
+                "metadata": {"timezone": "UTC"} if column.type == "timestamp" else None,
             }
         )
     metadata = {
@@ -124,8 +131,12 @@ class ParquetSink:
         pa = _pyarrow()
         self.fields = FIELDS if fields is None else tuple(fields)
         self.schema = arrow_schema(self.fields)
-        # each column: where its field is in the record, and its Arrow type
-        self.arrays = [(FIELDS.index(name), self.schema.field(name).type) for name in self.fields]
+        # each column: where its field is in the record, its Arrow type, and whether its
+        # values are the dates' text, to be read as timestamps
+        self.arrays = [
+            (FIELDS.index(c.field), self.schema.field(c.name).type, c.type == "timestamp")
+            for c in columns(self.fields)
+        ]
         self.row_group = row_group
         self.batches: list[Any] = []  # Arrow record batches, not yet written
         self.waiting = 0  # their rows
@@ -140,12 +151,11 @@ class ParquetSink:
             return
         array = self._pa.array
         rows = [link.values() for link in links]  # the twelve, then the origin's seven (FIELDS)
-        self.batches.append(
-            self._pa.RecordBatch.from_arrays(
-                [array([row[index] for row in rows], type=kind) for index, kind in self.arrays],
-                schema=self.schema,
-            )
-        )
+        arrays = []
+        for index, kind, dated in self.arrays:
+            values = [row[index] for row in rows]
+            arrays.append(array([utc_timestamp(v) for v in values] if dated else values, kind))
+        self.batches.append(self._pa.RecordBatch.from_arrays(arrays, schema=self.schema))
         self.waiting += len(links)
         self.count += len(links)
         if self.waiting >= self.row_group:
