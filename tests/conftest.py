@@ -46,6 +46,7 @@ EXTRAS = {
     "parquet": "pyarrow.parquet",
     "fsspec": "fsspec",
     "docs": "myst_parser",
+    "shell": "shtab",  # and argparse_manpage
 }
 
 

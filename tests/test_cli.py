@@ -273,9 +273,11 @@ def test_an_aligned_table_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(sys, "stdout", terminal)
     assert main(["extract", page, "-q"]) == 0
     assert terminal.getvalue().splitlines() == [
-        "KIND      BASE          FROM                   URL",
-        "link      content       a href :4              https://mirror.example.com/docs/before.html",
-        "link      content       a href :6              https://mirror.example.com/docs/after.html",
+        "KIND      BASE          DOCUMENT                 FROM                   URL",
+        "link      content       base-late.html           a href :4              "
+        "https://mirror.example.com/docs/before.html",
+        "link      content       base-late.html           a href :6              "
+        "https://mirror.example.com/docs/after.html",
     ]
 
 
@@ -297,7 +299,11 @@ def test_a_progress_bar_and_the_seconds_on_a_terminal_only(
     monkeypatch.setattr("baselinks.cli.app._Progress.EVERY", 0)  # and redrawn at every document
     assert main(argv) == 0
     err = stderr.getvalue()
-    assert re.search(r"\rbaselinks: [1-3] documents \[.* [1-4] files, [1-3] links", err)  # the bar
+    # the bar: bytes read of the total, then documents, files, links
+    assert re.search(
+        r"\rbaselinks: +\d+%\|.*\| [\d.]+/[\d.]+ \[.*, [1-3] documents?, [1-4] files?, [1-3] links?\]",
+        err,
+    )
     assert re.search(
         r"\rbaselinks: 4 files, 3 documents, 3 links; .*; 0 failed in \d+\.\d s\n$", err
     )

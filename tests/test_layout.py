@@ -123,6 +123,8 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli": set(),
     "cli.app": {"tqdm"},  # the progress bar, imported only for a terminal
     "cli.arguments": set(),  # the command line's grammar: argparse
+    # --generate: the man page (argparse-manpage) and completions (shtab), the shell extra
+    "cli.generate": {"argparse_manpage", "shtab"},
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
 }

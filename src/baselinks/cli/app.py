@@ -21,6 +21,7 @@ import argparse
 import contextlib
 import os
 import signal
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -107,7 +108,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     header, render, write, sink = writing
     summary = Summary(stats=Stats() if args.stats else None)
     started = time.monotonic()
-    progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
+    progress = None
+    if sys.stderr.isatty() and not args.quiet:
+        progress = _Progress(summary, _total_size(args.paths))
     tell = _Teller(out, summary, _error if progress is None else progress.say, args.quiet)
     _stdin_note(args.paths)
     inputs = (
@@ -276,20 +279,49 @@ def _on_terminal(stream: object) -> bool:
         return False
 
 
+def _total_size(paths: Sequence[str]) -> int | None:
+    """The bytes the inputs hold, for the progress bar's total and time left: the sizes of the
+    files named and of those under the directories; None when one is stdin, a URL, or no
+    regular file (a FIFO: its size is no promise)."""
+    from ..run.inputs import is_directory, is_url, walk
+
+    total = 0
+    for given in paths or ["-"]:
+        if given == "-" or is_url(given):
+            return None
+        found = walk(given, lambda exc: None) if is_directory(given) else [given]
+        for path in found:
+            try:
+                status = os.stat(path)
+            except OSError:
+                continue  # its error is said when it is read
+            if not stat.S_ISREG(status.st_mode):
+                if path == given:
+                    return None
+                continue  # a FIFO in a directory is skipped, not read
+            total += status.st_size
+    return total
+
+
 class _Progress:
-    """A tqdm bar on stderr (a terminal) of documents read, with files and links beside;
-    shown only once a run has taken half a second, so a single page never flashes one."""
+    """A tqdm bar on stderr (a terminal) of the bytes of the inputs read (inside a file too: a
+    WARC's records as they are read), against their total where it is known, with the time
+    left; documents, files and links beside. Shown only once a run has taken half a second, so
+    a single page never flashes one."""
 
     DELAY = 0.5  # seconds before the bar shows
     EVERY = 0.1  # seconds between redraws at most
 
-    def __init__(self, summary: Summary) -> None:
+    def __init__(self, summary: Summary, total: int | None = None) -> None:
         from tqdm import tqdm  # only for a terminal: a pipe never pays the import
 
         self.summary = summary
         self.bar = tqdm(
             desc="baselinks",
-            unit=" documents",
+            total=total,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
             delay=self.DELAY,
             mininterval=self.EVERY,
             leave=False,
@@ -297,9 +329,12 @@ class _Progress:
         )
 
     def advance(self) -> None:
+        from ..run.batch import counted
+
         tally = self.summary
-        self.bar.set_postfix_str(f"{tally.files:,} files, {tally.links:,} links", refresh=False)
-        self.bar.update(tally.documents - self.bar.n)  # redrawn at most every EVERY seconds
+        counts = (counted(tally.documents, "document"), counted(tally.files, "file"))
+        self.bar.set_postfix_str(f"{', '.join(counts)}, {counted(tally.links, 'link')}", False)
+        self.bar.update(tally.read - self.bar.n)  # redrawn at most every EVERY seconds
 
     def say(self, message: str) -> None:
         self.bar.write(f"baselinks: {printable(message)}", file=sys.stderr)  # above the bar
@@ -332,8 +367,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = arguments.build_parser(_version())
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
+    given = sys.argv[1:] if argv is None else list(argv)
     try:
-        arguments.explicit_choices(parser, sys.argv[1:] if argv is None else argv)
+        if given[:1] and given[0].partition("=")[0] == "--generate":
+            return _generate(parser, given)  # no command: the parser would want one
+        arguments.explicit_choices(parser, given)
         args, unknown = parser.parse_known_args(argv)
         if unknown:
             arguments.unrecognized(args.subparsers[args.command], unknown)
@@ -341,6 +379,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     with _stoppable():
         return _run(args)
+
+
+def _generate(parser: argparse.ArgumentParser, given: list[str]) -> int:
+    """``--generate KIND``: the manual page or a completion script on stdout (cli/generate.py)."""
+    from .generate import GENERATE, MissingTool, generate
+
+    _, equals, kind = given[0].partition("=")
+    rest = given[1:] if equals else given[2:]
+    if not equals:
+        kind = given[1] if len(given) > 1 else ""
+    if kind not in GENERATE or rest:
+        parser.error(
+            f"argument --generate: expected one of {', '.join(GENERATE)}, alone: "
+            f"{' '.join(printable(arg) for arg in given)!r}"
+        )
+    try:
+        sys.stdout.write(generate(kind, parser))
+    except MissingTool as exc:
+        _error(str(exc))
+        return 2
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import printable
+from .generate import GENERATE
 
 
 def build_parser(version: str) -> argparse.ArgumentParser:
@@ -16,6 +17,13 @@ def build_parser(version: str) -> argparse.ArgumentParser:
         description="Resolve links against their base URL exactly as RFC 1808 defines it.",
     )
     parser.add_argument("--version", action="version", version=version)
+    parser.add_argument(
+        "--generate",
+        metavar="KIND",
+        choices=GENERATE,
+        help=f"print the manual page or a shell's completion ({', '.join(GENERATE)}; the "
+        "shell extra) and exit",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _add_extract(commands)

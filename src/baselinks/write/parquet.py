@@ -21,22 +21,27 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from itertools import islice
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .._version import __version__
-from ..resolve.link import FIELDS, Link
+from ..resolve.link import FIELDS, ORIGIN_AT, Link
 from .schema import Column, columns, utc_timestamp
 
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["ROW_GROUP", "ParquetSink", "arrow_schema", "write_parquet"]
+__all__ = ["BATCH", "ROW_GROUP", "ParquetSink", "arrow_schema", "write_parquet"]
 
 # Rows per row group. The corpus's 107,028 links peak at 245 MB with 65,536 a group, 211 MB with
 # 4,096, against 144 MB for JSON Lines with pyarrow imported (its own 79 MB): the group and the
 # writer's buffers are some 100 MB, whatever the input's size (docs/benchmarks.md, "Parquet").
 # A group of 64 Ki links is some 4 MB compressed, already small as Parquet goes.
 ROW_GROUP = 65_536
+# Links made Arrow columns at once: a document's links one batch each cost 1.24-1.36x JSON
+# Lines' CPU on the corpus (a pyarrow call per column per document: 19 per page); batched,
+# the calls are few (bench_parquet.py, docs/guide/parquet.md has the figures).
+BATCH = 4096
 
 COMPRESSION = "snappy"  # pyarrow's and Spark's default
 
@@ -115,9 +120,9 @@ class ParquetSink:
     """A Parquet file being written: :meth:`write` batches of links, then :meth:`close` (the
     footer). ``out``: a path, or a binary stream written in order (never seeked nor closed).
 
-    Each batch becomes Arrow columns at once (a string there is its UTF-8 bytes, not a Python
-    object of some 50 bytes more), and a row group of ``row_group`` rows is written as soon as
-    that many wait.
+    Links become Arrow columns :data:`BATCH` at a time (a string there is its UTF-8 bytes, not a
+    Python object of some 50 bytes more), and a row group of ``row_group`` rows is written as
+    soon as that many wait.
     """
 
     def __init__(
@@ -139,7 +144,8 @@ class ParquetSink:
         ]
         self.row_group = row_group
         self.batches: list[Any] = []  # Arrow record batches, not yet written
-        self.waiting = 0  # their rows
+        self.pending: list[Link] = []  # links not yet made Arrow columns
+        self.waiting = 0  # the rows of both
         self.count = 0
         self._pa = pa
         sink = os.fspath(out) if isinstance(out, (str, os.PathLike)) else out
@@ -149,17 +155,30 @@ class ParquetSink:
         """Add ``links``; a row group is written each time :data:`ROW_GROUP` are gathered."""
         if not links:
             return
-        array = self._pa.array
-        rows = [link.values() for link in links]  # the twelve, then the origin's seven (FIELDS)
-        arrays = []
-        for index, kind, dated in self.arrays:
-            values = [row[index] for row in rows]
-            arrays.append(array([utc_timestamp(v) for v in values] if dated else values, kind))
-        self.batches.append(self._pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+        self.pending.extend(links)
         self.waiting += len(links)
         self.count += len(links)
+        if len(self.pending) >= BATCH or self.waiting >= self.row_group:
+            self._convert()
         if self.waiting >= self.row_group:
             self._flush(whole=True)
+
+    def _convert(self) -> None:
+        """The pending links as one Arrow record batch: a column at a time, each made by C
+        (``map``, ``itemgetter``), from the link for its own fields and from its Origin for
+        the document's."""
+        links, self.pending = self.pending, []
+        if not links:
+            return
+        origins = list(map(itemgetter(ORIGIN_AT), links))
+        arrays = []
+        for index, kind, dated in self.arrays:
+            source = links if index < ORIGIN_AT else origins
+            values = map(itemgetter(index if index < ORIGIN_AT else index - ORIGIN_AT), source)
+            arrays.append(
+                self._pa.array(list(map(utc_timestamp, values) if dated else values), kind)
+            )
+        self.batches.append(self._pa.RecordBatch.from_arrays(arrays, schema=self.schema))
 
     def _flush(self, whole: bool) -> None:
         """The waiting rows written, a row group of ``row_group`` rows at a time; with
@@ -174,6 +193,7 @@ class ParquetSink:
 
     def close(self) -> int:
         """The last row group and the footer written; how many links were."""
+        self._convert()
         if self.waiting:
             self._flush(whole=False)
         self.writer.close()
@@ -191,6 +211,6 @@ def write_parquet(
     given = iter(links)
     # Arrow columns a batch at a time: a batch per link made a RecordBatch each (14,510 links:
     # 2.24 s against 0.04 s in batches of 4,096, the file the same)
-    while batch := list(islice(given, 4096)):
+    while batch := list(islice(given, BATCH)):
         sink.write(batch)
     return sink.close()
