@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .._version import __version__
 from ..resolve.link import FIELDS, ORIGIN_AT, Link
-from .schema import Column, columns, utc_timestamp
+from .schema import Column, columns, utc_micros
 
 if TYPE_CHECKING:
     import pyarrow
@@ -164,21 +164,28 @@ class ParquetSink:
             self._flush(whole=True)
 
     def _convert(self) -> None:
-        """The pending links as one Arrow record batch: a column at a time, each made by C
-        (``map``, ``itemgetter``), from the link for its own fields and from its Origin for
-        the document's."""
+        """The pending links as one Arrow record batch, a column at a time: a link's own field
+        from each link (a list made by C: ``map``, ``itemgetter``); its document's (the
+        Origin's) once per document, then repeated by Arrow (``take``), as the links of a
+        document share one Origin; a date as its microseconds (pyarrow converts an aware
+        datetime ten times as slowly as an int)."""
         links, self.pending = self.pending, []
         if not links:
             return
+        pa = self._pa
+        places: dict[int, int] = {}  # an Origin's id -> its place among the documents'
         origins = list(map(itemgetter(ORIGIN_AT), links))
+        taken = pa.array([places.setdefault(id(origin), len(places)) for origin in origins])
+        documents = list({id(origin): origin for origin in origins}.values())
         arrays = []
         for index, kind, dated in self.arrays:
-            source = links if index < ORIGIN_AT else origins
-            values = map(itemgetter(index if index < ORIGIN_AT else index - ORIGIN_AT), source)
-            arrays.append(
-                self._pa.array(list(map(utc_timestamp, values) if dated else values), kind)
-            )
-        self.batches.append(self._pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+            if index < ORIGIN_AT:
+                arrays.append(pa.array(list(map(itemgetter(index), links)), kind))
+                continue
+            values = map(itemgetter(index - ORIGIN_AT), documents)
+            column = pa.array(list(map(utc_micros, values) if dated else values), kind)
+            arrays.append(column.take(taken))
+        self.batches.append(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
 
     def _flush(self, whole: bool) -> None:
         """The waiting rows written, a row group of ``row_group`` rows at a time; with

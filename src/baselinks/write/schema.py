@@ -34,7 +34,15 @@ from typing import NamedTuple
 
 from ..resolve.link import DEFAULT_FIELDS, FIELDS, Link, Origin
 
-__all__ = ["COLUMNS", "SQL_NAMES", "Column", "column_types", "columns", "utc_timestamp"]
+__all__ = [
+    "COLUMNS",
+    "SQL_NAMES",
+    "Column",
+    "column_types",
+    "columns",
+    "utc_micros",
+    "utc_timestamp",
+]
 
 
 class Column(NamedTuple):
@@ -116,3 +124,14 @@ def utc_timestamp(text: str | None) -> datetime.datetime | None:
     if moment.tzinfo is None:
         return moment.replace(tzinfo=datetime.UTC)
     return moment.astimezone(datetime.UTC)
+
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_MICROSECOND = datetime.timedelta(microseconds=1)
+
+
+@functools.lru_cache(maxsize=4096)
+def utc_micros(text: str | None) -> int | None:
+    """:func:`utc_timestamp` as microseconds since 1970 (UTC): what a timestamp column holds."""
+    moment = utc_timestamp(text)
+    return None if moment is None else (moment - _EPOCH) // _MICROSECOND
