@@ -92,6 +92,7 @@ def test_extract_help_has_the_fields_the_exit_codes_and_examples(
         assert name in text
     assert "exit status:" in text and "  2  a usage error" in text
     assert "baselinks extract crawl.warc.gz -o links.jsonl.gz" in text
+    assert "baselinks extract https://example.com/" in text and "--generate man" in text
 
 
 # --- issue 30, item 6: the table's document, the progress bar's bytes, --generate ------------

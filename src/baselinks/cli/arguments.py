@@ -55,7 +55,8 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "paths",
         metavar="PATH",
         nargs="*",
-        help="files, directories (recursive), or - for stdin (default)",
+        help="files, directories (recursive), URLs (https://, file://, s3://: the fsspec "
+        "extra), or - for stdin (default)",
     )
     extractoptions.add_urls(ext)
     ext.add_argument(
@@ -135,6 +136,10 @@ def _extract_epilog() -> str:
             "  baselinks extract mirror/ --root-url https://example.com/ --format csv",
             "  baselinks extract crawl.warc.gz --external --unique=run --format text",
             "  baselinks extract crawl.warc.gz | jq -r '[.page_url, .url] | @tsv'",
+            "  baselinks extract https://example.com/ --kind link --format text  (fsspec extra)",
+            "",
+            "man page and completion: baselinks --generate man|complete-bash|complete-zsh|"
+            "complete-fish",
         ]
     )
 
