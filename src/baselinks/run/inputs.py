@@ -20,7 +20,6 @@ import os
 import re
 import stat
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, NamedTuple
 
@@ -75,7 +74,11 @@ def local_path(path: str) -> str | None:
     if "://" not in path:
         return path
     parts = urllib.parse.urlsplit(path)
-    return urllib.request.url2pathname(parts.path) if parts.scheme in ("", "file") else None
+    if parts.scheme not in ("", "file"):
+        return None
+    from urllib.request import url2pathname  # here: it imports http.client and email
+
+    return url2pathname(parts.path)
 
 
 def open_input(path: str) -> BinaryIO:
