@@ -94,7 +94,7 @@ class Summary:
 
 
 def skipped_text(skipped: Mapping[str, int]) -> str:
-    """``skipped 3 (2 request records, 1 not HTML)``: the skips by reason, as the summary says
+    """``skipped 3 (2 request record, 1 not HTML)``: the skips by reason, as the summary says
     them ("not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML")."""
     grouped: Counter[str] = Counter()
     for reason, n in skipped.items():
