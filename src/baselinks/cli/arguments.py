@@ -34,6 +34,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
 
 def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    # The pipeline (lxml among it) is loaded here, while parsing, before an output file exists:
+    # a SIGINT that lands in lxml's import is lost (its module init swallows the
+    # KeyboardInterrupt raised there), and Ctrl-C then did nothing (test_hostile.py, ctrl_c).
+    from .. import api  # noqa: F401
     from ..run.options import add_filters
     from ..url.resolve import MODES
     from ..write.formats import COLUMNAR, FORMATS
