@@ -36,7 +36,7 @@ def _read(data: bytes, headers: dict[str, str] | None = None, name: str = "f") -
         if "internal error" in str(error):
             raise AssertionError(str(error))  # a bug: atheris keeps the input
 
-    extract_links(data, name=name, headers=headers, on_error=said)
+    extract_links(data, name=name, headers=headers, on_error=said, on_warning=said)
 
 
 TARGETS: dict[str, tuple[Callable[[bytes], None], tuple[str, ...]]] = {

@@ -47,6 +47,7 @@ EXTRAS = {
     "fsspec": "fsspec",
     "docs": "myst_parser",
     "ranks": "igraph",
+    "shell": "shtab",  # and argparse_manpage
 }
 
 

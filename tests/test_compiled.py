@@ -59,7 +59,7 @@ def test_every_fixture(monkeypatch: pytest.MonkeyPatch, parser: str) -> None:
         walked.append(len(found))
         return found
 
-    monkeypatch.setattr("baselinks.api.raw_links", compare)
+    monkeypatch.setattr("baselinks.pipeline.raw_links", compare)
     for path in _documents():
         try:
             extract_links(path, strict=False, on_error=lambda error: None, parser=parser)

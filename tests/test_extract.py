@@ -256,7 +256,7 @@ def test_running_out_of_memory_is_said_and_is_no_bug(monkeypatch: pytest.MonkeyP
     def no_memory(*args: object, **kwargs: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(api, "_part_links", no_memory)
+    monkeypatch.setattr(api, "part_links", no_memory)
     errors: list[object] = []
     assert extract_links(b"<a href=x>", on_error=errors.append) == []
     assert [str(error) for error in errors] == ["-: out of memory: not read"]

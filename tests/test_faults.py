@@ -28,10 +28,10 @@ from typing import Any, ClassVar
 import pytest
 
 from baselinks import InputError, Summary, dataflow, extract_links
-from baselinks.api import _part_links
 from baselinks.cli import main
 from baselinks.load.containers import Part
-from baselinks.run import batch, workers
+from baselinks.pipeline import part_links as _part_links
+from baselinks.run import batch, inputs, workers
 
 URL = "http://e.example/"
 # A unit of work for the workers holds up to 512 KiB: a page this big is a unit of its own.
@@ -148,7 +148,7 @@ def test_only_the_document_that_kills_its_worker_is_lost(
     """40 small pages are two units of work (32 and 8 files); one page kills the worker that
     reads it, each time. Its unit is run again alone, then file by file: that page alone is
     lost, named, and the 39 others are written in order."""
-    monkeypatch.setattr("baselinks.api._part_links", _killing_part_links)
+    monkeypatch.setattr("baselinks.api.part_links", _killing_part_links)
     names = [f"{n:02}" for n in range(40)]
     for name in names:
         _page(tmp_path / f"{name}.html", name)
@@ -172,7 +172,7 @@ def test_a_document_read_here_that_kills_its_worker_is_one_failed_document(
     record that kills its worker is a failed document, the others are extracted."""
     from conftest import warc
 
-    monkeypatch.setattr("baselinks.api._part_links", _killing_part_links)
+    monkeypatch.setattr("baselinks.api.part_links", _killing_part_links)
     monkeypatch.setattr(batch, "_UNIT_ENTRIES", 2)  # 5 records: three units, two workers
     pages = [(f"http://w.example/{n}", "text/html", f'<a href="{n}">'.encode()) for n in range(5)]
     pages[3] = ("http://w.example/3", "text/html", b'<a href="KILL">')
@@ -342,7 +342,7 @@ def test_paths_the_os_refuses_are_each_one_inputs_error(
         return (real_open if kwargs.pop("_open", False) else real_stat)(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "stat", refuse)
-    monkeypatch.setattr(batch, "open", lambda *a, **k: refuse(*a, _open=True, **k), raising=False)
+    monkeypatch.setattr(inputs, "open", lambda *a, **k: refuse(*a, _open=True, **k), raising=False)
     for jobs in ("1", "2"):
         status, out, err = _cli(
             ["-j", jobs, str(long), str(through), str(locked), str(page)], capsys
@@ -381,8 +381,9 @@ def test_file_names_that_are_not_utf8_are_written_with_their_bytes_escaped(
 
 
 def test_the_library_reports_a_path_it_cannot_read_through_on_error(tmp_path: Path) -> None:
-    missing, directory = tmp_path / "missing.html", tmp_path
-    for source, words in ((missing, "No such file or directory"), (directory, "Is a directory")):
+    # (a directory is walked, as the command line walks it: test_inputs.py)
+    missing, through = tmp_path / "missing.html", _page(tmp_path / "p.html", "p") / "x.html"
+    for source, words in ((missing, "No such file or directory"), (through, "Not a directory")):
         errors: list[InputError] = []
         summary = Summary()
         assert extract_links(source, on_error=errors.append, summary=summary) == []
@@ -400,7 +401,8 @@ class _FailingRead(io.BytesIO):
 def test_iter_warc_links_reports_a_read_error_through_on_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(dataflow, "open_input", lambda path: _FailingRead(b"WARC/1.0\r\n"))
+    failing = _FailingRead(b"WARC/1.0\r\n")
+    monkeypatch.setattr(inputs, "open", lambda *args: failing, raising=False)
     errors: list[InputError] = []
     assert list(dataflow.iter_warc_links("crawl.warc", on_error=errors.append)) == []
     assert [str(e) for e in errors] == ["crawl.warc: Input/output error"]

@@ -7,15 +7,23 @@ import base64
 
 import pytest
 
-from baselinks import InputError, extract_links
+from baselinks import InputError, InputWarning, extract_links
 from baselinks.api import Summary
 
 
 def _extract(data: bytes) -> tuple[list[str], list[str], Summary]:
+    """The URLs, the lines said (a repair, nothing lost: ``warning: ``), the summary."""
     errors: list[InputError] = []
     summary = Summary()
-    links = extract_links(data, name="m", on_error=errors.append, summary=summary)
-    return [link.url for link in links], [str(error) for error in errors], summary
+    links = extract_links(
+        data, name="m", on_error=errors.append, on_warning=errors.append, summary=summary
+    )
+    said = [f"warning: {e}" if isinstance(e, InputWarning) else str(e) for e in errors]
+    assert (summary.warnings, summary.failed) == (
+        sum(isinstance(e, InputWarning) for e in errors),
+        sum(not isinstance(e, InputWarning) for e in errors),
+    )
+    return [link.url for link in links], said, summary
 
 
 def _no_boundary_parameter(delimiter: bytes, html: bytes) -> bytes:
@@ -36,7 +44,8 @@ def test_boundary_repair_with_non_ascii_bytes_in_the_body() -> None:
         urls, errors, _ = _extract(_no_boundary_parameter(b"BOUND", charset_html))
         assert urls == ["http://a.example/d/x"]
         assert errors == [
-            "m: multipart without a boundary parameter: using the first delimiter line's, 'BOUND'"
+            "warning: m: multipart without a boundary parameter: using the first delimiter "
+            "line's, 'BOUND'"
         ]
 
 
@@ -72,7 +81,7 @@ def test_a_header_line_without_a_colon_in_an_mhtml() -> None:
     assert urls == ["http://site.example/page"]
     assert summary.documents == 1
     assert errors == [
-        "m: MIME header line without a colon, 'lines': skipped, the headers after it read"
+        "warning: m: MIME header line without a colon, 'lines': skipped, the headers after it read"
     ]
 
 
@@ -87,7 +96,7 @@ def test_a_header_line_without_a_colon_in_a_part() -> None:
     urls, errors, _ = _extract(data)
     assert urls == ["http://one.example/x", "http://two.example/y"]
     assert errors == [
-        "m#part-1: MIME header line without a colon, 'broken line': skipped, the headers "
+        "warning: m#part-1: MIME header line without a colon, 'broken line': skipped, the headers "
         "after it read"
     ]
 
@@ -102,7 +111,7 @@ def test_headers_running_into_the_first_delimiter() -> None:
     urls, errors, _ = _extract(data)
     assert urls == ["http://x.example/"]
     assert errors == [
-        "m: MIME boundary 'bar' never occurs: using the first delimiter line's, 'foo'"
+        "warning: m: MIME boundary 'bar' never occurs: using the first delimiter line's, 'foo'"
     ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import typing
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,14 @@ def test_every_mode_has_one_row_here_and_one_class() -> None:
         assert resolver.mode == mode
     with pytest.raises(URLError, match="expected one of rfc1808, rfc3986, whatwg"):
         resolver_class("rfc2396")
+
+
+def test_the_mode_type_names_the_registry_s_modes() -> None:
+    # Mode, the Literal type of mode= (a type checker's and an editor's), is written out in the
+    # registry's module: it must name MODES, in their order
+    assert typing.get_args(baselinks.Mode) == MODES
+    hints = typing.get_type_hints(baselinks.iter_links)
+    assert hints["mode"] == baselinks.Mode == typing.get_type_hints(baselinks.resolve)["mode"]
 
 
 @pytest.mark.parametrize(("mode", "serialises", "query_encoding"), PROPERTIES)

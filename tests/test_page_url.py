@@ -100,3 +100,21 @@ def test_dataflow_rows_carry_it(tmp_path: object) -> None:
     rows = list(iter_warc_links(path))
     at = ROW_FIELDS.index("page_url")
     assert {row[at] for row in rows} == {"http://site.example/p"}
+
+
+def test_iter_warc_links_yields_named_rows(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from baselinks.dataflow import LinkRow
+
+    path = Path(str(tmp_path)) / "one.warc.gz"
+    path.write_bytes(warc([("http://site.example/p", "text/html", PAGE)]))
+    row = next(iter_warc_links(path))
+    assert isinstance(row, LinkRow) and isinstance(row, tuple)
+    assert row._fields == ROW_FIELDS
+    assert (row.url, row.page_url, row.warc) == (
+        "http://cdn.example/assets/a.html",
+        "http://site.example/p",
+        str(path),
+    )
+    assert row.problems == [] and row.offset == 0

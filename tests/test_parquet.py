@@ -21,7 +21,7 @@ import pytest
 import baselinks
 from baselinks.cli import main
 from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS
-from baselinks.write.schema import COLUMNS, Column, column_types, columns
+from baselinks.write.schema import COLUMNS, SQL_NAMES, Column, column_types, columns, utc_timestamp
 from conftest import FIXTURES, extra
 
 CONTAINERS = FIXTURES / "containers"
@@ -40,6 +40,15 @@ def _jsonl(argv: list[str], capsys: pytest.CaptureFixture[str]) -> list[dict[str
     return [json.loads(line) for line in out.splitlines()]
 
 
+def _as_columns(record: dict[str, Any]) -> dict[str, Any]:
+    """A JSON Lines record as its Parquet row: ``offset`` is ``record_offset``, ``date`` a
+    UTC datetime."""
+    return {
+        SQL_NAMES.get(name, name): utc_timestamp(value) if name == "date" else value
+        for name, value in record.items()
+    }
+
+
 def _parquet(path: Path) -> list[dict[str, Any]]:
     parquet = extra("parquet")
     return parquet.read_table(path).to_pylist()  # type: ignore[no-any-return]
@@ -49,8 +58,9 @@ def _parquet(path: Path) -> list[dict[str, Any]]:
 
 
 def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
-    assert tuple(column.name for column in COLUMNS) == FIELDS
-    types = {column.name: (column.type, column.nullable) for column in COLUMNS}
+    assert tuple(column.field for column in COLUMNS) == FIELDS
+    assert [column.name for column in COLUMNS if column.name != column.field] == ["record_offset"]
+    types = {column.field: (column.type, column.nullable) for column in COLUMNS}
     assert types["line"] == ("int64", True)  # a link from an HTTP header has no line
     assert types["problems"] == ("strings", False)
     own = DEFAULT_FIELDS  # the link's twelve; then its document's Origin, flattened
@@ -60,13 +70,14 @@ def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
         ("int64", True),  # offset: a WARC may pass 2 GiB
         ("int64", True),  # length
         ("string", True),  # record_id
-        ("string", True),  # date
+        ("timestamp", True),  # date: WARC-Date, a UTC instant
         ("string", True),  # part
         ("string", True),  # page_url: None when no URL is known
     ]
-    assert columns(["problems", "url"]) == (
-        Column("problems", "strings", False),
-        Column("url", "string", False),
+    assert columns(["problems", "url", "offset"]) == (
+        Column("problems", "strings", False, "problems"),
+        Column("url", "string", False, "url"),
+        Column("record_offset", "int64", True, "offset"),
     )
 
 
@@ -106,7 +117,9 @@ def test_parquet_read_back_is_the_jsonl_record_for_record(
     rows = _parquet(output)
     expected = _jsonl(INPUTS, capsys)
     assert len(rows) == len(expected) > 400
-    assert rows == expected  # same fields, order, values; line an int or None, problems a list
+    # same fields, order, values; line an int or None, problems a list, date a datetime
+    assert rows == [_as_columns(record) for record in expected]
+    assert any(row["date"] is not None for row in rows)
     assert any(row["line"] is None for row in rows) and any(row["problems"] for row in rows)
 
 
@@ -117,7 +130,8 @@ def test_the_schema_is_typed_as_the_spark_job_s(tmp_path: Path) -> None:
     schema = parquet.read_schema(output)
     import pyarrow as pa
 
-    assert schema.names == list(FIELDS)
+    assert schema.names == [SQL_NAMES.get(name, name) for name in FIELDS]
+    assert schema.field("date").type == pa.timestamp("us", tz="UTC")
     assert schema.field("line").type == pa.int64() and schema.field("line").nullable
     assert schema.field("problems").type == pa.list_(pa.field("element", pa.string(), False))
     assert not schema.field("url").nullable and schema.field("url").type == pa.string()
@@ -132,6 +146,10 @@ def test_fields_choose_the_columns_and_their_order(
     assert main(["extract", *argv, "--format", "parquet", "-o", str(output), "-q"]) == 0
     assert _parquet(output) == _jsonl(argv, capsys)
     assert list(_parquet(output)[0]) == ["line", "url", "problems"]
+    argv[-1] = "offset,date"  # by the field's name; the column as SQL takes it
+    assert main(["extract", *argv, "--format", "parquet", "-o", str(output), "-q"]) == 0
+    assert _parquet(output) == [_as_columns(record) for record in _jsonl(argv, capsys)]
+    assert list(_parquet(output)[0]) == ["record_offset", "date"]
 
 
 def test_jobs_write_the_same_rows(tmp_path: Path) -> None:
@@ -151,7 +169,7 @@ def test_unique_run_and_filters_apply_before_the_columns(
     argv = [str(CONTAINERS / "dupes.warc.gz"), "--external", "--unique=run"]
     assert main(["extract", *argv, "--format", "parquet", "-o", str(output), "-q"]) == 0
     rows = _parquet(output)
-    assert rows == _jsonl(argv, capsys) and len(rows) == 2
+    assert rows == [_as_columns(record) for record in _jsonl(argv, capsys)] and len(rows) == 2
 
 
 def test_pandas_reads_line_as_nullable_integers(tmp_path: Path) -> None:
@@ -180,7 +198,7 @@ def test_row_groups_keep_memory_to_one_group(tmp_path: Path) -> None:
     metadata = parquet.ParquetFile(tmp_path / "links.parquet").metadata
     assert [metadata.row_group(n).num_rows for n in range(metadata.num_row_groups)] == [4, 4, 1]
     assert parquet.read_table(tmp_path / "links.parquet").to_pylist() == [
-        link.as_dict() for link in links
+        _as_columns(link.as_dict()) for link in links
     ]
 
 
@@ -194,7 +212,7 @@ def test_the_library_writer_to_a_stream_and_to_a_path(tmp_path: Path) -> None:
     assert parquet.read_table(stream).column("url").to_pylist() == [link.url for link in links]
     assert write_parquet(iter(links), tmp_path / "all.parquet") == 9
     assert parquet.read_table(tmp_path / "all.parquet").to_pylist() == [
-        link.as_dict() for link in links
+        _as_columns(link.as_dict()) for link in links
     ]
 
 
@@ -247,3 +265,48 @@ def test_a_full_disk_is_one_line_naming_the_output(capsys: pytest.CaptureFixture
     argv = ["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet", "-q"]
     assert main([*argv, "-o", "/dev/full"]) == 1
     assert capsys.readouterr().err == "baselinks: /dev/full: No space left on device\n"
+
+
+# --- plain SQL: column names no engine reserves, date a timestamp ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "instant"),
+    [
+        ("2017-03-01T12:00:00Z", "2017-03-01T12:00:00+00:00"),  # WARC 1.0 §5.4
+        ("2017-03-01T12:00:00.123456Z", "2017-03-01T12:00:00.123456+00:00"),  # WARC 1.1
+        ("2017-03-01T14:00:00+02:00", "2017-03-01T12:00:00+00:00"),  # an offset: converted
+        ("2017-03-01T12:00:00", "2017-03-01T12:00:00+00:00"),  # no zone: read as UTC
+        ("2017-03-01", "2017-03-01T00:00:00+00:00"),
+        ("yesterday", None),  # no date: null in the column, as written in the text formats
+        ("", None),
+    ],
+)
+def test_a_warc_date_is_a_utc_instant(text: str, instant: str | None) -> None:
+    moment = utc_timestamp(text)
+    assert (None if moment is None else moment.isoformat()) == instant
+
+
+def test_duckdb_reads_every_column_with_plain_sql(tmp_path: Path) -> None:
+    """Every column named without quotes, the date compared as a timestamp: what `offset`
+    (reserved in DuckDB, Spark SQL with ANSI keywords, PostgreSQL) and a date as text did not
+    allow."""
+    extra("parquet")
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed: pip install duckdb")
+    output = tmp_path / "links.parquet"
+    argv = ["extract", str(CONTAINERS / "crawl.warc.gz"), "--format", "parquet", "-q"]
+    assert main([*argv, "-o", str(output)]) == 0
+    names = ", ".join(column.name for column in COLUMNS)
+    rows = duckdb.sql(f"SELECT {names} FROM '{output}'").fetchall()
+    assert len(rows) == 9
+    ((found,),) = duckdb.sql(
+        f"SELECT count(*) FROM '{output}' WHERE date >= TIMESTAMPTZ '2000-01-01 00:00:00+00' "
+        "AND record_offset IS NOT NULL"
+    ).fetchall()
+    assert found == sum(link.offset is not None for link in baselinks.extract_links(
+        CONTAINERS / "crawl.warc.gz"))  # fmt: skip
+    for word in (column.name for column in COLUMNS):  # none is a reserved word to DuckDB
+        category = duckdb.sql(
+            f"SELECT keyword_category FROM duckdb_keywords() WHERE keyword_name = '{word}'"
+        ).fetchall()
+        assert category in ([], [("unreserved",)], [("column_name",)], [("type_function",)])

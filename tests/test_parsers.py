@@ -451,14 +451,21 @@ def test_the_scrapy_extractor_takes_the_parser() -> None:
 
 def test_the_spark_driver_takes_the_parser(tmp_path: Path) -> None:
     pytest.importorskip("pyspark.sql", reason="the spark extra is not installed")
-    import baselinks.spark as baselinks_spark
+    import baselinks.spark.driver as spark_driver
+    import baselinks.spark.links as spark_links
     from conftest import warc
 
     path = tmp_path / "crawl.warc.gz"
     path.write_bytes(warc([("http://w.example/", "text/html", _CLONED)]))
-    args = baselinks_spark._parser().parse_args(["--output", "o", "--parser", "lxml", str(path)])
+    args = spark_driver._parser().parse_args(["--output", "o", "--parser", "lxml", str(path)])
     assert args.parser == "lxml"
-    rows = list(baselinks_spark._file_rows(str(path), "rfc1808", None, "lxml"))
+    rows = list(
+        spark_links._file_rows(
+            str(path),
+            spark_links.Filters("rfc1808", None, False, None, False, False, "lxml"),
+            None,
+        )
+    )
     assert len(rows) == 1
 
 

@@ -189,7 +189,7 @@ def test_no_offsets_where_the_file_holds_none() -> None:
     # a record split over gzip members: its first member's offset, and no length
     errors: list[InputError] = []
     split = extract_links(
-        CONTAINERS / "example-wrong-chunks.warc.gz.bad", name="s", on_error=errors.append
+        CONTAINERS / "example-wrong-chunks.warc.gz.bad", name="s", on_warning=errors.append
     )
     assert {(link.offset, link.length) for link in split} == {(0, None)}
 

@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import urllib.parse
@@ -72,7 +73,7 @@ def _of(lang: str) -> list[Block]:
 
 
 def test_every_block_is_of_a_kind_this_file_runs_or_checks() -> None:
-    assert {block.lang for block in BLOCKS} <= {"console", "pycon", "sh", ""}, (
+    assert {block.lang for block in BLOCKS} <= {"console", "pycon", "sh", "sql", ""}, (
         "a ```python block is not run: write it as ```pycon with its output"
     )
     assert len(_of("console")) >= 5 and len(_of("pycon")) >= 6
@@ -118,6 +119,8 @@ def _shell(command: str, stderr: str = "2>&1") -> subprocess.CompletedProcess[st
 
 @pytest.mark.parametrize(("where", "command", "expected"), CONSOLE, ids=[c for _, c, _ in CONSOLE])
 def test_console_example(where: str, command: str, expected: str) -> None:
+    if "| jq " in command and shutil.which("jq") is None:
+        pytest.skip("jq is not installed here: the example pipes the links to it")
     assert _shell(command).stdout.rstrip("\n") == expected, where
 
 
@@ -142,6 +145,25 @@ def test_pycon_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
     runner.run(test, out=output.append)
     assert runner.failures == 0, "".join(output)
     assert runner.tries > 0
+
+
+# --- sql --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("block", _of("sql"), ids=[b.where for b in _of("sql")])
+def test_sql_example(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ```sql block is a query of ``links.parquet`` as `--format parquet` writes it: run by
+    DuckDB on the fixtures' links, where DuckDB is installed."""
+    extra("parquet")
+    duckdb = pytest.importorskip(
+        "duckdb", reason="the SQL examples run in DuckDB: pip install duckdb"
+    )
+    from baselinks.cli import main
+
+    argv = [str(FIXTURES / "containers" / "crawl.warc.gz"), "--format", "parquet", "-q"]
+    assert main(["extract", *argv, "-o", str(tmp_path / "links.parquet")]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert duckdb.sql(block.text).fetchall(), block.where  # some rows
 
 
 # --- sh ---------------------------------------------------------------------------------------
@@ -217,7 +239,8 @@ def _run_spark_driver(command: str, tmp_path: Path) -> None:
     for path in (arg for arg in argv if arg.startswith("fixtures/")):
         list(baselinks.iter_links(ROOT / path, on_error=lambda e: None, summary=summary))
     lines = stderr.getvalue().splitlines()
-    assert f"{summary.links:,} links; 1 file failed (1 error)" in lines[-1]  # the last line
+    assert f"{summary.links:,} links; " in lines[-1]  # the last line
+    assert "; 1 file failed (1 error); " in lines[-1]
     written = Path(argv[output])
     counters = json.loads((written / "_baselinks.json").read_text(encoding="utf-8"))
     assert (counters["links"], counters["failed_files"]) == (summary.links, 1)
@@ -233,6 +256,39 @@ def _run_spark_driver(command: str, tmp_path: Path) -> None:
         assert all(part.name.endswith(f".{codec}.parquet") for part in parts)
 
 
+def _url_input_parsed(command: str, tmp_path: Path) -> None:
+    """A URL on the internet is not fetched here (no network; tests/test_inputs.py reads URLs
+    from a server of its own on 127.0.0.1): its options must be the command's, its inputs
+    URLs."""
+    from baselinks.cli import arguments
+    from baselinks.run.inputs import is_url
+
+    argv = shlex.split(command)[1:]
+    args = arguments.build_parser("baselinks").parse_args(argv)
+    assert args.command == "extract" and args.paths and all(map(is_url, args.paths))
+
+
+def _run_generate(command: str, tmp_path: Path) -> None:
+    """``baselinks --generate KIND > FILE``: run into a file of its own, its shell's or man's
+    syntax checked where that program is installed."""
+    kind = shlex.split(command)[2]
+    if kind in ("man", "complete-bash", "complete-zsh"):
+        extra("shell")
+    proc = _shell(f"baselinks --generate {kind}", stderr="")
+    assert proc.returncode == 0 and proc.stdout
+    script = tmp_path / "generated"
+    script.write_text(proc.stdout, encoding="utf-8")
+    checker = {
+        "man": ["man", "-l", "--warnings", str(script)],
+        "complete-bash": ["bash", "-n", str(script)],
+        "complete-zsh": ["zsh", "-n", str(script)],
+        "complete-fish": ["fish", "-n", str(script)],
+    }[kind]
+    if shutil.which(checker[0]) is not None:
+        checked = subprocess.run(checker, capture_output=True, text=True, check=False)
+        assert checked.returncode == 0, checked.stderr
+
+
 def _not_runnable_here(command: str, tmp_path: Path) -> None:
     """Installs into the running environment, or needs a cluster (spark-submit on YARN): not
     run. The Spark driver and the packages they install are tested on their own."""
@@ -246,6 +302,8 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
         _check_benchmark,
     ),
     (r"python -m baselinks\.spark .*", _run_spark_driver),
+    (r"baselinks extract [a-z0-9]+://\S+( .*)?", _url_input_parsed),
+    (r"baselinks --generate [\w-]+ > \S+", _run_generate),
     (
         r'python -m pip install "\.\[[\w,]+\]"( [\w-]+)*( && venv-pack -o env\.tar\.gz)?',
         _not_runnable_here,
@@ -304,20 +362,18 @@ def test_the_synopsis_names_only_options_that_exist() -> None:
 
 def test_the_architecture_lists_every_module() -> None:
     # each line is a name at its depth (two spaces a level): a folder ("x/") or a module in the
-    # folder above it; every module and folder of the package is listed, and nothing else. The
-    # list may come in parts, each a tree from src/baselinks/ (a guide lists its feature's)
-    listed: set[str] = set()
-    for tree in (b.text for b in _of("") if b.text.startswith("src/baselinks/")):
-        folders = [""]
-        for line in tree.splitlines()[1:]:
-            depth = (len(line) - len(line.lstrip(" "))) // 2
-            name = line.split()[0]
-            del folders[depth:]
-            if name.endswith("/"):
-                listed.add(folders[-1] + name)
-                folders.append(folders[-1] + name)
-            elif name.endswith(".py"):
-                listed.add(folders[-1] + name)
+    # folder above it; every module and folder of the package is listed, once, in one list
+    tree = _plain("src/baselinks/")
+    listed, folders = set(), [""]
+    for line in tree.splitlines()[1:]:
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        name = line.split()[0]
+        del folders[depth:]
+        if name.endswith("/"):
+            listed.add(folders[-1] + name)
+            folders.append(folders[-1] + name)
+        elif name.endswith(".py"):
+            listed.add(folders[-1] + name)
     package = ROOT / "src" / "baselinks"
     modules = {
         str(p.relative_to(package))

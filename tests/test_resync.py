@@ -14,7 +14,7 @@ from typing import BinaryIO
 
 import pytest
 
-from baselinks import InputError, extract_links
+from baselinks import InputError, InputWarning, extract_links
 from baselinks.api import Summary
 from baselinks.load.containers.resync import Window, next_record
 from conftest import FIXTURES
@@ -41,9 +41,11 @@ RECORDS = [i for i in range(len(PLAIN)) if PLAIN.startswith(b"WARC/1.1\r\n", i)]
 
 
 def _read(data: bytes | BinaryIO) -> tuple[list[tuple[str, str]], list[InputError], Summary]:
-    errors: list[InputError] = []
+    errors: list[InputError] = []  # the warnings among them (InputWarning: a repair)
     summary = Summary()
-    links = extract_links(data, name="f", on_error=errors.append, summary=summary)
+    links = extract_links(
+        data, name="f", on_error=errors.append, on_warning=errors.append, summary=summary
+    )
     return [(link.document, link.url) for link in links], errors, summary
 
 
@@ -71,6 +73,9 @@ def test_a_record_split_over_gzip_members_between_intact_records() -> None:
             "record split over gzip members (one per record expected): read across them",
         )
     ]
+    # read in full, nothing lost: a warning, never a failure
+    assert isinstance(errors[0], InputWarning)
+    assert (summary.warnings, summary.failed) == (1, 0)
 
 
 def test_a_record_cut_at_its_member_end_is_not_read_across_a_member_that_is_no_record() -> None:

@@ -269,8 +269,10 @@ def test_urlparts_like_urllib_with_rfc1738_default_ports(
 def test_check_command_exits_0_only_when_no_rule_is_broken(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["check", "https://example.com/a", "ftp://h/f;type=a", "g"]) == 0
+    assert main(["check", "https://example.com/a", "ftp://h/f;type=a"]) == 0
     assert main(["check", "https://example.com/a", "http://h:/"]) == 1
+    # a relative reference is no absolute URL: exit 1 too (issue 30; was 0)
+    assert main(["check", "https://example.com/a", "g"]) == 1
     capsys.readouterr()
 
 

@@ -20,10 +20,12 @@ import pytest
 from baselinks import MODES, InputError, Summary
 from baselinks.cli import main
 from baselinks.dataflow import ROW_FIELDS, iter_warc_links
+from baselinks.write.schema import SQL_NAMES, utc_timestamp
 from conftest import FIXTURES, extra, warc
 
 pyspark_sql = extra("spark")
-import baselinks.spark as baselinks_spark  # noqa: E402
+import baselinks.spark.driver as spark_driver  # noqa: E402
+import baselinks.spark.links as spark_links  # noqa: E402
 from baselinks.spark import SCHEMA, Counters, extract_links, to_pandas  # noqa: E402
 from baselinks.spark import main as spark_main  # noqa: E402
 
@@ -64,17 +66,28 @@ def warcs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     ]
 
 
-def _cli_rows(paths: list[str], capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+def _as_spark(row: dict[str, Any]) -> dict[str, Any]:
+    """A record as Spark's row holds it: ``offset`` named ``record_offset``, the date an
+    instant (collected as Python does a TimestampType: naive, in the local zone)."""
+    moment = utc_timestamp(row.get("date"))
+    if "date" in row:
+        row["date"] = None if moment is None else moment.astimezone().replace(tzinfo=None)
+    return {SQL_NAMES.get(name, name): value for name, value in row.items()}
+
+
+def _cli_rows(
+    paths: list[str], capsys: pytest.CaptureFixture[str], *options: str
+) -> list[dict[str, Any]]:
     local = [path.removeprefix("file://") for path in paths]
-    main(["extract", "--format", "jsonl", *local])
+    main(["extract", "--format", "jsonl", *local, *options])
     out, _ = capsys.readouterr()
     rows = [json.loads(line) for line in out.splitlines()]
     for row in rows:  # the CLI names a file as given; the URL was given to Spark
         for path, given in zip(local, paths, strict=True):
-            if row["document"].startswith(path):
+            if "document" in row and row["document"].startswith(path):
                 row["document"] = given + row["document"][len(path) :]
                 row["file"] = row["warc"] = given
-    return rows
+    return [_as_spark(row) for row in rows]
 
 
 def test_rows_are_the_cli_records_one_task_per_file(
@@ -86,7 +99,10 @@ def test_rows_are_the_cli_records_one_task_per_file(
     assert frame.rdd.getNumPartitions() == len(warcs)
     functions = pyspark_sql.functions
     collected = frame.withColumn("task", functions.spark_partition_id()).collect()
-    assert str(counters) == "4 files, 11 documents, 18 links; 2 files failed (2 errors)"
+    assert str(counters) == (
+        "4 files, 11 documents, 18 links; skipped 7 (2 warcinfo record, 2 request record, 1 not "
+        "HTML, 1 revisit record, 1 metadata record); 2 files failed (2 errors)"  # as the CLI's
+    )
 
     rows = [row.asDict() for row in collected]
     tasks = {row.pop("task"): row["warc"] for row in rows}
@@ -108,7 +124,9 @@ def test_the_engine_free_rows_match_the_dataframe(spark: Any, warcs: list[str]) 
         for path in warcs
         for row in iter_warc_links(path, on_error=errors.append, summary=summary)
     ]
-    assert [tuple(row) for row in extract_links(spark, warcs).collect()] == rows
+    assert [row.asDict() for row in extract_links(spark, warcs).collect()] == [
+        _as_spark(row._asdict()) for row in rows
+    ]
     assert all(len(row) == len(ROW_FIELDS) for row in rows)
     assert [error.name for error in errors] == [
         f"{warcs[2]}#http://ex",  # the record cut short, named with its offset
@@ -127,9 +145,8 @@ def test_the_driver_writes_parquet_and_says_what_failed(
     status = spark_main([warcs[0], "--manifest", str(manifest), "--output", str(output)])
     _, err = capsys.readouterr()
     assert status == 1  # a file failed; the others were written
-    assert err.splitlines()[-1].startswith(
-        "baselinks: 4 files, 11 documents, 18 links; 2 files failed (2 errors); "
-    )
+    assert err.splitlines()[-1].startswith("baselinks: 4 files, 11 documents, 18 links; skipped ")
+    assert " 2 files failed (2 errors); " in err.splitlines()[-1]
     written = spark.read.parquet(str(output))
     assert written.count() == 18
     assert sorted(row.warc for row in written.select("warc").distinct().collect()) == sorted(
@@ -161,7 +178,8 @@ def test_the_schema_is_the_record_s_and_the_cli_parquet_s(
 ) -> None:
     types = pyspark_sql.types
     assert SCHEMA["line"] == types.StructField("line", types.LongType(), True)  # 64 bits
-    assert [field.name for field in SCHEMA.fields] == list(ROW_FIELDS)
+    assert [field.name for field in SCHEMA.fields] == [SQL_NAMES.get(f, f) for f in ROW_FIELDS]
+    assert SCHEMA["date"] == types.StructField("date", types.TimestampType(), True)
     parquet = extra("parquet")
     output, cli = tmp_path / "spark.parquet", tmp_path / "cli.parquet"
     assert _driver(warcs[:1], output)[0] == 0
@@ -179,7 +197,7 @@ def test_an_existing_output_is_one_line_before_spark_starts(
     def no_spark(args: Any) -> Any:
         raise AssertionError("Spark was started")
 
-    monkeypatch.setattr(baselinks_spark, "_session", no_spark)
+    monkeypatch.setattr(spark_driver, "_session", no_spark)
     output = tmp_path / "links.parquet"
     output.mkdir()
     assert _driver(warcs[:1], output) == (
@@ -202,7 +220,7 @@ def test_an_existing_output_spark_finds_is_one_line_too(
     spark: Any, warcs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a remote output fsspec cannot look at (no driver, no credentials): Spark's own check
-    monkeypatch.setattr(baselinks_spark, "_exists", lambda output: None)
+    monkeypatch.setattr(spark_driver, "_exists", lambda output: None)
     output = tmp_path / "links.parquet"
     output.mkdir()
     status, err = _driver(warcs[:1], output)
@@ -223,7 +241,7 @@ def test_overwrite_partitions_compression_and_the_counters_file(
     assert err[-2:] == [
         f"baselinks: counters in {output}/_baselinks.json",
         err[-1],
-    ] and err[-1].startswith("baselinks: 4 files, 11 documents, 18 links; 2 files failed ")
+    ] and err[-1].startswith("baselinks: 4 files, 11 documents, 18 links; skipped 7 ")
     [part] = sorted(output.glob("part-*"))  # one file, the old one gone
     assert part.name.endswith(".zstd.parquet")
     parquet = extra("parquet")
@@ -238,6 +256,14 @@ def test_overwrite_partitions_compression_and_the_counters_file(
         "links": 18,
         "failed_files": 2,
         "errors": 2,
+        "warnings": 0,
+        "skipped": {
+            "request record": 2,
+            "warcinfo record": 2,
+            "not HTML (image/png)": 1,
+            "revisit record": 1,
+            "metadata record": 1,
+        },
         "inputs": 4,
         "mode": "rfc1808",
     }
@@ -250,7 +276,7 @@ def test_overwrite_partitions_compression_and_the_counters_file(
 
 
 def test_cc_pyspark_spellings_and_choices(capsys: pytest.CaptureFixture[str]) -> None:
-    args = baselinks_spark._parser().parse_args(
+    args = spark_driver._parser().parse_args(
         ["--output", "o", "--log_level", "error", "--num_output_partitions", "3",
          "--output_compression", "GZIP"]
     )  # fmt: skip
@@ -260,7 +286,7 @@ def test_cc_pyspark_spellings_and_choices(capsys: pytest.CaptureFixture[str]) ->
         "gzip",
     )
     with pytest.raises(SystemExit):
-        baselinks_spark._parser().parse_args(["--output", "o", "--output-compression", "lzo"])
+        spark_driver._parser().parse_args(["--output", "o", "--output-compression", "lzo"])
     assert "invalid choice: 'lzo'" in capsys.readouterr().err
 
 
@@ -298,7 +324,7 @@ def test_the_driver_logs_at_warn_and_ends_with_its_summary(
     assert not [line for line in lines if " INFO " in line]
     assert "[Stage " not in proc.stderr  # no console progress bar to run into the summary
     assert lines[-2] == f"baselinks: counters in {tmp_path / 'links.parquet'}/_baselinks.json"
-    assert lines[-1].startswith("baselinks: 3 files, 11 documents, 18 links; 1 file failed ")
+    assert lines[-1].startswith("baselinks: 3 files, 11 documents, 18 links; skipped 7 (")
 
 
 def test_an_error_line_of_the_executor_is_escaped(
@@ -309,7 +335,11 @@ def test_an_error_line_of_the_executor_is_escaped(
     data = warc([(hostile, "text/html", b"<a href=x>" + b" " * 100)], gzip=False)
     cut = tmp_path / "cut.warc"
     cut.write_bytes(data[: len(data) - 50])  # inside the record's block: named by its URI
-    rows = list(baselinks_spark._file_rows(str(cut), "rfc1808", None))
+    rows = list(
+        spark_links._file_rows(
+            str(cut), spark_links.Filters("rfc1808", None, False, None, False, False), None
+        )
+    )
     err = capfd.readouterr().err
     assert len(rows) == 1 and err.startswith("baselinks: ")
     assert "\x1b" not in err and "\x07" not in err and "\u202e" not in err
@@ -319,7 +349,70 @@ def test_an_error_line_of_the_executor_is_escaped(
 def test_feeds_sitemaps_and_robots_txt_records_on_spark(spark: Any) -> None:
     # issue 27: a WARC of what a crawler fetches first, its documents typed by their headers
     path = str(FIXTURES / "discovery" / "crawl-discovery.warc.gz")
-    rows = [tuple(row) for row in extract_links(spark, [path]).collect()]
-    assert rows == list(iter_warc_links(path))
-    tags = {row[ROW_FIELDS.index("tag")] for row in rows}
+    rows = [row.asDict() for row in extract_links(spark, [path]).collect()]
+    assert rows == [_as_spark(row._asdict()) for row in iter_warc_links(path)]
+    tags = {row["tag"] for row in rows}
     assert {"robots", "loc", "image:loc", "sitemap-text", "enclosure", "meta", "script"} <= tags
+
+
+@pytest.mark.parametrize("which", ["missing", "directory"])
+def test_a_manifest_that_cannot_be_read_is_one_line_and_exit_2(
+    which: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_spark(args: Any) -> Any:
+        raise AssertionError("Spark was started")
+
+    monkeypatch.setattr(spark_driver, "_session", no_spark)
+    manifest = tmp_path / "manifest.txt"
+    if which == "directory":
+        manifest.mkdir()
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr):
+        status = spark_main(["--manifest", str(manifest), "--output", str(tmp_path / "o")])
+    reason = "No such file or directory" if which == "missing" else "Is a directory"
+    assert (status, stderr.getvalue()) == (2, f"baselinks: --manifest {manifest}: {reason}\n")
+
+
+# --- issue 30, item 5: the CLI's filters and fields, its summary's breakdown ----------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--kind", "resource"],
+        ["--scheme", "https,file"],
+        ["--external"],  # none: no link of these files leaves its page's host
+        ["--same-host", "--unique"],
+        ["--unique=run"],
+        ["--unique=run", "--fields", "page_url,url,offset,date"],
+    ],
+)
+def test_the_filters_and_fields_give_the_cli_s_rows(
+    spark: Any, warcs: list[str], options: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = spark_driver._parser().parse_args([*warcs[:3], "--output", "o", *options])
+    frame = extract_links(
+        spark, warcs[:3], kinds=args.kinds, unique=args.unique or False, schemes=args.schemes,
+        same_host=args.same_host, external=args.external, fields=args.fields,
+    )  # fmt: skip
+    rows = [row.asDict() for row in frame.collect()]
+    expected = _cli_rows(warcs[:3], capsys, *options)
+    if args.fields is None:
+        assert rows == expected
+    else:  # the CLI's fields, by name; Spark's columns as SQL names them
+        assert list(rows[0]) == ["page_url", "url", "record_offset", "date"]
+        assert rows == expected
+    assert len(rows) < 18 and (rows or args.external)  # each one leaves some, keeps some
+
+
+def test_the_driver_takes_the_filters(
+    spark: Any, warcs: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "links.parquet"
+    status, err = _driver(warcs[:1], output, "--kind", "link", "--fields", "url,kind")
+    assert status == 0 and err[-1].startswith("baselinks: 1 file, 5 documents, 7 links; skipped")
+    written = spark.read.parquet(str(output))
+    assert written.columns == ["url", "kind"]
+    assert [row.asDict() for row in written.collect()] == _cli_rows(
+        warcs[:1], capsys, "--kind", "link", "--fields", "url,kind"
+    )

@@ -75,6 +75,7 @@ def test_stats_json_is_the_last_line_of_stderr_and_the_same_with_workers(
         "documents",
         "links",
         "no_base",
+        "warnings",
         "failed",
         "skipped",
         "kinds",

@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from .api import FIELDS, KINDS, Link, Origin, Summary, extract_links, iter_links
     from .base.layers import Base, BaseSource
     from .dataflow import iter_warc_links
-    from .errors import BaselinksError, InputError, SelectError, URLError
+    from .errors import BaselinksError, InputError, InputWarning, SelectError, URLError
     from .url.diagnose import CODES, diagnose
     from .url.explain import Explanation, Step
     from .url.parts import Login, URLParts, parse
-    from .url.resolve import MODES, Resolver, explain, resolve
+    from .url.resolve import MODES, Mode, Resolver, explain, resolve
     from .url.rfc1738 import Problem, check
 
 
@@ -51,9 +51,11 @@ _HOMES = {
     "diagnose": "url.diagnose",
     "BaselinksError": "errors",
     "InputError": "errors",
+    "InputWarning": "errors",
     "SelectError": "errors",
     "URLError": "errors",
     "MODES": "url.resolve",
+    "Mode": "url.resolve",
     "Explanation": "url.explain",
     "Resolver": "url.resolve",
     "Step": "url.explain",
@@ -76,8 +78,10 @@ __all__ = [
     "BaselinksError",
     "Explanation",
     "InputError",
+    "InputWarning",
     "Link",
     "Login",
+    "Mode",
     "Origin",
     "Problem",
     "Resolver",

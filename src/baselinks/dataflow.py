@@ -5,9 +5,10 @@ can ship: tuples of strings, ints and a list of strings, never lxml objects. Thi
 task's body and knows no engine; :mod:`baselinks.spark` wraps it for Spark.
 
     for row in iter_warc_links("crawl.warc.gz", on_error=print):
-        ...  # (url, raw, base, base_source, tag, attr, line, document, text, rel, kind,
-             #  problems, file, offset, length, record_id, date, part, warc): the fields
-             #  of ``baselinks extract``, then the path read
+        ...  # a LinkRow, a named tuple: row.url, row.page_url, row.offset... (url, raw, base,
+             #  base_source, tag, attr, line, document, text, rel, kind, problems, file,
+             #  offset, length, record_id, date, part, page_url, warc): the fields of
+             #  ``baselinks extract``, then the path read
 
 The rows are the records ``baselinks extract`` writes for that file, in the same order.
 """
@@ -15,94 +16,70 @@ The rows are the records ``baselinks extract`` writes for that file, in the same
 from __future__ import annotations
 
 import os
-import urllib.parse
-import urllib.request
-from collections.abc import Callable, Collection, Iterator
-from typing import Any, BinaryIO
+from collections import namedtuple
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Any, Literal
 
 from .api import iter_links
-from .errors import InputError, describe, raise_first
+from .errors import InputError, InputWarning, raise_first
 from .resolve.link import FIELDS
 from .run.batch import Summary, display_name
+from .run.inputs import local_path, open_input  # here for spark.py and older callers
+from .url.resolve import Mode
 
-__all__ = ["ROW_FIELDS", "Row", "iter_warc_links", "local_path", "open_input"]
+__all__ = ["ROW_FIELDS", "LinkRow", "Row", "iter_warc_links", "local_path", "open_input"]
 
 ROW_FIELDS = (*FIELDS, "warc")  # the link's fields, then the path or URL of the file read
 # problems is a list in a row (an engine's array), a tuple in the record; wherever it stands,
 # fields added to the record after it (provenance) keep their places
 _PROBLEMS = FIELDS.index("problems")
 Row = tuple[Any, ...]
-
-
-def local_path(path: str) -> str | None:
-    """The filesystem path of a local path or ``file://`` URL; None for another scheme."""
-    if "://" not in path:
-        return path
-    parts = urllib.parse.urlsplit(path)
-    return urllib.request.url2pathname(parts.path) if parts.scheme in ("", "file") else None
-
-
-def open_input(path: str) -> BinaryIO:
-    """A local path or ``file://`` URL opened to read bytes; another scheme (``s3://``,
-    ``hdfs://``, ``https://``...) through fsspec (the fsspec extra), when it is installed."""
-    local = local_path(path)
-    if local is not None:
-        return open(local, "rb")
-    scheme = urllib.parse.urlsplit(path).scheme
-    try:
-        import fsspec  # optional
-    except ImportError:
-        raise InputError(
-            f"reading {scheme}:// needs fsspec: pip install 'baselinks[fsspec]' (and the "
-            "scheme's own driver: s3fs, gcsfs...)",
-            path,
-        ) from None
-    try:
-        return fsspec.open(path, "rb").open()  # type: ignore[no-any-return]
-    except (ImportError, ValueError) as exc:  # no driver for the scheme (s3fs...), a bad URL
-        raise InputError(f"cannot open with fsspec: {exc}", path) from None
+# A row with its names (row.url, row.page_url): a named tuple, a plain tuple to an engine (Spark
+# takes it as one). Made from ROW_FIELDS, so that a field added to the record is one here too.
+LinkRow = namedtuple("LinkRow", ROW_FIELDS)  # type: ignore[misc]
 
 
 def iter_warc_links(
     path: str | os.PathLike[str],
     *,
-    mode: str = "rfc1808",
+    mode: Mode = "rfc1808",
     kinds: Collection[str] | None = None,
-    unique: bool = False,
+    unique: bool | Literal["document"] = False,
     on_error: Callable[[InputError], None] | None = None,
     summary: Summary | None = None,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
+    on_warning: Callable[[InputWarning], None] | None = None,
     parser: str | None = None,
 ) -> Iterator[Row]:
     """Every link of the file at ``path`` (a WARC, or anything ``baselinks extract`` reads), as
-    a row of :data:`ROW_FIELDS`, streamed record by record in bounded memory.
+    a :class:`LinkRow` of :data:`ROW_FIELDS` (a named tuple: ``row.url``, ``row.page_url``),
+    streamed record by record in bounded memory. ``kinds``, ``unique`` (in each document),
+    ``schemes``, ``same_host``, ``external``: :func:`~baselinks.iter_links`' filters.
 
     Damage goes to ``on_error`` and the rest of the file is still read; a file that cannot be
     opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
-    raised after the last row. ``summary`` counts documents, links and failures. ``parser``:
-    "html5" or "lxml" (:func:`baselinks.iter_links`).
+    raised after the last row. ``summary`` counts documents, links and failures; an oddity
+    repaired goes to ``on_warning`` (:class:`~baselinks.InputWarning`). ``parser``: "html5" or
+    "lxml" (:func:`baselinks.iter_links`).
     """
     given = os.fspath(path)
     name = display_name(given)  # a file name that is not UTF-8: its bytes shown as \xNN
     errors: list[InputError] = []
     report = errors.append if on_error is None else on_error
     tally = summary if summary is not None else Summary()
-    try:
-        stream = open_input(given)
-    except InputError as exc:
-        stream = None
-        report(exc)
-    except OSError as exc:
-        stream = None
-        report(InputError(describe(exc), name))
-    if stream is None:
-        tally.failed += 1
-    else:
-        with stream:
-            links = iter_links(
-                stream, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report,
-                summary=tally, parser=parser,
-            )  # fmt: skip
-            for link in links:
-                values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
-                yield (*values[:_PROBLEMS], list(link.problems), *values[_PROBLEMS + 1 :], name)
+    # a path, or a URL (run/inputs.py: file://, or through fsspec), opened as the CLI opens it
+    links = iter_links(
+        given, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report, summary=tally,
+        schemes=schemes, same_host=same_host, external=external, on_warning=on_warning,
+        parser=parser,
+    )  # fmt: skip
+    for link in links:
+        values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
+        problems = list(link.problems)
+        yield _row((*values[:_PROBLEMS], problems, *values[_PROBLEMS + 1 :], name))
     raise_first(errors)
+
+
+_row = LinkRow._make

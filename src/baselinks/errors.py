@@ -5,7 +5,11 @@
      │                              or an unknown resolution mode; the message names the input
      ├── SelectError (ValueError)   a ``select`` CSS selector that cannot be parsed
      └── InputError                 a file, archive record or MIME part that cannot be read (whole):
-                                    truncated, damaged, over a size or nesting limit, not a document
+          │                         truncated, damaged, over a size or nesting limit, not a document
+          └── InputWarning          an oddity repaired, the input read in full: nothing lost
+              (also a UserWarning)  (a WARC record split over gzip members, a MIME header line
+                                    without a colon); the library hands it to ``on_warning``, or
+                                    issues it with ``warnings.warn``; never raised after a read
 
 Messages say where: the offending input with ``repr()``, and the file, offset or line when known.
 """
@@ -21,6 +25,7 @@ __all__ = [
     "CONTROLS",
     "BaselinksError",
     "InputError",
+    "InputWarning",
     "SelectError",
     "URLError",
     "describe",
@@ -60,15 +65,32 @@ class InputError(BaselinksError):
         self.name = name
         self.offset = offset
 
-    def located(self, name: str) -> InputError:
-        """The same error, naming ``name`` when it had no name yet."""
-        return self if self.name else InputError(self.message, name, self.offset)
+    def located(self, name: str, offset: int | None = None) -> InputError:
+        """The same error (a warning stays one), naming ``name`` when it had no name yet, and
+        ``offset`` when it had none."""
+        if self.name and (offset is None or self.offset is not None):
+            return self
+        where = self.offset if self.offset is not None else offset
+        return type(self)(self.message, self.name or name, where)
 
     def __str__(self) -> str:
         where = self.name or "-"
         if self.offset is not None:
             where += f": offset {self.offset}"
         return f"{where}: {self.message}"
+
+
+class InputWarning(InputError, UserWarning):
+    """An oddity of an input that was repaired, the input read in full: nothing was lost.
+
+    A WARC record split over gzip members (read across them), a MIME header line without a
+    colon (skipped, the headers after it read), a MIME boundary that never occurs (the first
+    delimiter line's used)... The command line prints it as ``baselinks: warning: ...``, counts
+    it apart from failures and exits 0 for it unless ``--strict``; the library hands it to
+    ``on_warning``, else issues it with :func:`warnings.warn` (it is a :class:`UserWarning`),
+    and never raises it after a read. Where data may have been lost it is an
+    :class:`InputError` instead: the classification is docs/reference.md's table.
+    """
 
 
 def internal(exc: BaseException) -> str:
@@ -81,7 +103,10 @@ def internal(exc: BaseException) -> str:
 
 def describe(exc: BaseException) -> str:
     """What an exception met while reading an input says: the system's words for an OSError
-    (``No such file or directory``), else that it is a bug (:func:`internal`)."""
+    (``No such file or directory``), an :class:`InputError`'s message (a URL that needs the
+    fsspec extra), else that it is a bug (:func:`internal`)."""
+    if isinstance(exc, InputError):
+        return exc.message
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     return internal(exc)

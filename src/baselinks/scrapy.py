@@ -44,6 +44,7 @@ except ImportError as exc:  # the bare "No module named 'scrapy'" does not say w
 
 from baselinks import InputError, URLError, iter_links, resolve
 from baselinks.find.walk import XPath
+from baselinks.url.resolve import Mode
 
 __all__ = ["LinkExtractor"]
 
@@ -99,7 +100,7 @@ class LinkExtractor:
         deny_tags: str | Iterable[str] = (),
         deny_attrs: str | Iterable[str] = (),
         *,
-        mode: str = "whatwg",
+        mode: Mode = "whatwg",
         parser: str | None = None,
     ) -> None:
         self.allow_res = _regexes(allow)

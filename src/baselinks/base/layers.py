@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import URLError
 from ..load.tokens import ASCII_WHITESPACE
 from ..url.parts import SCHEME_RE
-from ..url.resolve import Resolver, encoding_parse, resolve, resolver_class
+from ..url.resolve import Resolver, check_mode, encoding_parse, resolve, resolver_class
 from .mirror import MirroredURL
 
 __all__ = [
@@ -124,7 +124,7 @@ def written_base(base: Base, mode: str) -> Base:
     if not resolver_class(mode).serialises or not base.url:
         return base
     try:
-        url = resolve("", base.url, mode=mode)
+        url = resolve("", base.url, mode=check_mode(mode))
     except URLError:
         return base
     return base if url == base.url else Base(url, base.source)
@@ -147,7 +147,7 @@ def encapsulating_base(locations: Sequence[str], fallback: Base, mode: str) -> B
     base = fallback
     for location in locations:
         try:
-            url = resolve(base.url, location, mode=mode)
+            url = resolve(base.url, location, mode=check_mode(mode))
         except URLError:
             continue
         if SCHEME_RE.match(url) is not None:

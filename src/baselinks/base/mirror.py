@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from ..url.parts import SCHEME_RE, parse
 
-__all__ = ["INDEX", "MirroredURL", "mirrored_url", "root_url"]
+__all__ = ["INDEX", "MirroredURL", "host_folder", "mirrored_url", "root_url"]
 
 # wget's --default-page (and httrack's): the file a URL ending in "/" is saved as
 INDEX = "index.html"
@@ -77,3 +77,24 @@ def mirrored_url(root: str, relative: str | os.PathLike[str]) -> MirroredURL:
     if question:
         url += "?" + quote(os.fsencode(query), safe=_QUERY_SAFE)
     return MirroredURL(url)
+
+
+def host_folder(directory: str | os.PathLike[str], root: str) -> str | None:
+    """The folder ``wget -m`` made for ``root``'s host inside ``directory``, when it is there
+    and the root URL's path is ``/``: ``wget -m https://docs.python.org/`` run in ``mirror/``
+    saves ``mirror/docs.python.org/index.html``, and given ``mirror/`` with that root URL each
+    file's path is taken under the host folder, not ``https://docs.python.org/docs.python.org/``
+    (the host, as wget names the folder: lower case, ``:port`` when not the default, which
+    wget writes ``+port`` on Windows). None when there is none (``directory`` is the site)."""
+    parts = parse(root)
+    if parts.path not in ("", "/") or not parts.netloc:
+        return None
+    host = (parts.hostname or "").lower()
+    names = [host]
+    if parts.port is not None and f":{parts.port}" in parts.netloc:
+        names = [f"{host}:{parts.port}", f"{host}+{parts.port}"]
+    for name in names:
+        folder = os.path.join(directory, name)
+        if host and os.path.isdir(folder) and not os.path.islink(folder):
+            return folder
+    return None

@@ -12,7 +12,8 @@
     baselinks ranks DIR [--top N]
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
-the rest still processed), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
+the rest still processed; a repaired oddity is a ``warning:`` line and fails only with
+``--strict``), 2 for a usage error, 130 on Ctrl-C, 128+N on signal N (SIGTERM 143,
 SIGHUP 129). ``extract`` ends with a summary
 line on stderr (files, documents, links, skipped, failed) unless ``--quiet``.
 """
@@ -30,15 +31,16 @@ from pathlib import Path
 
 from .. import compiled
 from .._version import __version__
-from ..errors import InputError, SelectError, describe, printable, say
+from ..errors import SelectError, printable, say
 from . import graphcommand, urlcommands
+from .report import Progress, Teller, on_terminal, total_size
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
     from ..resolve.link import Link
-    from ..run.batch import Summary, Unused
+    from ..run.batch import Summary
     from ..write.parquet import ParquetSink as Sink
 
 # The pipeline is imported by the command that runs it, inside its function: `baselinks
@@ -55,39 +57,44 @@ _error = say  # one line on stderr, escaped (errors.say)
 
 
 def _inputs(
-    paths: Sequence[str], unlisted: Callable[[OSError], None], root_url: str | None = None
-) -> Iterator[tuple[str, Path | None, bool, str | None]]:
-    """(name, path, named, URL) for each input; path None means stdin. Directories recurse.
+    paths: Sequence[str],
+    unlisted: Callable[[OSError], None],
+    root_url: str | None = None,
+    say: Callable[[str], None] = _error,
+) -> Iterator[tuple[str, Path | str | None, bool, str | None]]:
+    """(name, path, named, URL) for each input; path None means stdin, a str a URL (read
+    through run/inputs.py). Directories recurse.
 
     ``named``: given on the command line, so it must be a document; a file found in a
     directory that is no document (an image in a saved page's ``_files/``) is skipped. A
     directory that cannot be listed goes to ``unlisted``, and the walk goes on. ``root_url``:
     each directory's URL, its files' URLs made from their paths under it (base/mirror.py).
     """
-    from ..base.mirror import mirrored_url
-    from ..run.batch import display_name
-    from .extractoptions import is_directory  # else read as a file: its error, by its name
+    from ..base.mirror import host_folder, mirrored_url
+    from ..run.inputs import display_name, is_directory, is_url, walk
 
     for given in paths or ["-"]:
         if given == "-":
             yield "-", None, True, None
-            continue
-        path = Path(given)
-        if is_directory(given):
-            # Files are read in name order. A symbolic link to a directory is not followed, as
-            # `grep -r`, `find` and ripgrep do not follow one (no loop, no page read twice, no
-            # walk out of the tree), but given in its place to be skipped, and counted so.
-            for root, dirs, files in os.walk(path, onerror=unlisted):
-                dirs.sort()
-                linked = [name for name in dirs if os.path.islink(os.path.join(root, name))]
-                for file in sorted(files + linked):
-                    found = os.path.join(root, file)
-                    url = None
-                    if root_url is not None:
-                        url = mirrored_url(root_url, os.path.relpath(found, path))
-                    yield display_name(found), Path(found), False, url
+        elif is_url(given):
+            yield display_name(given), given, True, None  # not a Path: "//" stays
+        elif is_directory(given):
+            path = Path(given)
+            site = None if root_url is None else host_folder(path, root_url)
+            if site is not None:
+                say(f"{given}: --root-url {root_url} is the host folder {site}'s URL (wget -m)")
+            for found in walk(path, unlisted):  # in name order; links to folders not followed
+                url = None
+                if root_url is not None:
+                    under = site if site is not None and _under(found, site) else path
+                    url = mirrored_url(root_url, os.path.relpath(found, under))
+                yield display_name(found), Path(found), False, url
         else:
-            yield display_name(given), path, True, None
+            yield display_name(given), Path(given), True, None
+
+
+def _under(path: str, folder: str | os.PathLike[str]) -> bool:
+    return os.path.commonpath([path, os.fspath(folder)]) == os.fspath(folder)
 
 
 def _extract(args: argparse.Namespace, out: TextIO) -> int:
@@ -98,21 +105,22 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
-    writing = _writing(name, args.fields, out)
-    if writing is None:
+    writing = _writing(name, args.fields, out, args.output)
+    if writing is None or not extractoptions.url_rule(args, _error):
         return 2
     header, render, write, sink = writing
-    if not extractoptions.url_rule(args, _error):
-        return 2
     summary = Summary(stats=Stats() if args.stats else None)
     started = time.monotonic()
-    progress = _Progress(summary) if sys.stderr.isatty() and not args.quiet else None
-    tell = _Teller(out, summary, _error if progress is None else progress.say, args.quiet)
-    if (not args.paths or "-" in args.paths) and _on_terminal(sys.stdin):
-        _error("reading standard input (end it with Ctrl-D; --help for the options)")
+    progress = None
+    if sys.stderr.isatty() and not args.quiet:
+        progress = Progress(summary, total_size(args.paths))
+    tell = Teller(out, summary, _error if progress is None else progress.say, args.quiet)
+    _stdin_note(args.paths)
     inputs = (
         (_stdin() if path is None else path, name, named, url)
-        for name, path, named, url in _inputs(args.paths, tell.unlisted, args.root_url)
+        for name, path, named, url in _inputs(
+            args.paths, tell.unlisted, args.root_url, tell.note if not args.quiet else _silent
+        )
     )
     try:
         # One stream for the whole batch (one CSV header); a failed input is named, the rest go on.
@@ -136,6 +144,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             external=args.external,
             unused=tell.unused,
             parser=args.parser,
+            on_warning=tell.warned,
         )
         out.write(header)
         for text in texts:
@@ -149,43 +158,29 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     except BrokenPipeError:
         _reader_gone()
-        return 1 if summary.failed else 0  # a failure already told is not taken back
+        return _status(args, summary)  # a failure already told is not taken back
     finally:
         if progress is not None:
             progress.close()
     _summarise(args, summary, out, started)
-    return 1 if summary.failed else 0
+    if args.schemes and not summary.links and not args.quiet:
+        # `--scheme htp` wrote nothing: said, so that a typo is not taken for an empty crawl
+        _error(f"note: --scheme {','.join(args.schemes)}: no link has it")
+    return _status(args, summary)
 
 
-class _Teller:
-    """What ``extract`` says on stderr while it runs: one line per failure, escaped."""
+def _silent(message: str) -> None:
+    """What -q says of a note: nothing."""
 
-    def __init__(
-        self, out: TextIO, summary: Summary, tell: Callable[[str], None], quiet: bool
-    ) -> None:
-        self.out, self.summary, self.tell, self.quiet = out, summary, tell, quiet
 
-    def say(self, message: str) -> None:
-        # the links written so far first: with 2>&1 an error line follows the links before it
-        # whatever the buffering (a pipe's, or PYTHONUNBUFFERED's), so the order is the input's
-        self.out.flush()
-        self.tell(message)
+def _stdin_note(paths: Sequence[str]) -> None:
+    if (not paths or "-" in paths) and on_terminal(sys.stdin):
+        _error("reading standard input (end it with Ctrl-D; --help for the options)")
 
-    def failed(self, error: InputError) -> None:
-        self.say(str(error) if error.name else error.message)  # nameless: the run's (a worker)
 
-    def unlisted(self, exc: OSError) -> None:
-        from ..run.batch import display_name
-
-        self.say(f"{display_name(str(exc.filename))}: {exc.strerror or exc}")
-        self.summary.failed += 1
-
-    def unreadable(self, name: str, exc: Exception) -> None:
-        self.say(f"{name}: {describe(exc)}")  # a bug is said to be one; the other inputs go on
-
-    def unused(self, event: Unused) -> None:
-        if not self.quiet:
-            self.say(event.message("--url"))
+def _status(args: argparse.Namespace, summary: Summary) -> int:
+    """1 when something could not be read; a repaired oddity (a warning) only with --strict."""
+    return 1 if summary.failed or (args.strict and summary.warnings) else 0
 
 
 def _summarise(args: argparse.Namespace, summary: Summary, out: TextIO, started: float) -> None:
@@ -205,14 +200,20 @@ def _summarise(args: argparse.Namespace, summary: Summary, out: TextIO, started:
 _Writing = tuple[str, "Callable[[Sequence[Link]], Any]", "Callable[[Any], object]", "Sink | None"]
 
 
-def _writing(name: str, fields: Sequence[str] | None, out: TextIO) -> _Writing | None:
+def _writing(
+    name: str, fields: Sequence[str] | None, out: TextIO, output: str | None = None
+) -> _Writing | None:
     """The header, what a document's links become, what writes that, and the sink to close at
     the end (a columnar format's: parquet, on ``out``'s bytes). None, said, when the format
     cannot be written: fields it has not, pyarrow missing, or the output a terminal (bytes no
     one can read there)."""
+    from ..write.compress import compression
     from ..write.formats import COLUMNAR, FIELDED, output_format, utf8_render
     from ..write.output import binary, byte_writer
 
+    if name in COLUMNAR and compression(output):
+        _error(f"--format {name} compresses itself: -o {output}: give a name without .gz/.bz2/.zst")
+        return None
     if fields is not None and name not in FIELDED + COLUMNAR:
         fielded = ", ".join(FIELDED + COLUMNAR)
         _error(f"--fields: the {name} format has no fields to choose; use {fielded}")
@@ -261,54 +262,12 @@ class _ClosedInput:
         pass
 
 
-def _on_terminal(stream: object) -> bool:
-    """Whether ``stream`` is a terminal: not when it is None (no stdin at all), closed, or
-    an object that only has a ``buffer`` (as a caller may set ``sys.stdin`` to)."""
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return callable(isatty) and bool(isatty())
-    except (OSError, ValueError):  # closed
-        return False
-
-
-class _Progress:
-    """A tqdm bar on stderr (a terminal) of documents read, with files and links beside;
-    shown only once a run has taken half a second, so a single page never flashes one."""
-
-    DELAY = 0.5  # seconds before the bar shows
-    EVERY = 0.1  # seconds between redraws at most
-
-    def __init__(self, summary: Summary) -> None:
-        from tqdm import tqdm  # only for a terminal: a pipe never pays the import
-
-        self.summary = summary
-        self.bar = tqdm(
-            desc="baselinks",
-            unit=" documents",
-            delay=self.DELAY,
-            mininterval=self.EVERY,
-            leave=False,
-            file=sys.stderr,
-        )
-
-    def advance(self) -> None:
-        tally = self.summary
-        self.bar.set_postfix_str(f"{tally.files:,} files, {tally.links:,} links", refresh=False)
-        self.bar.update(tally.documents - self.bar.n)  # redrawn at most every EVERY seconds
-
-    def say(self, message: str) -> None:
-        self.bar.write(f"baselinks: {printable(message)}", file=sys.stderr)  # above the bar
-
-    def close(self) -> None:
-        self.bar.close()
-
-
 _COMMANDS = {
     "extract": _extract,
     "resolve": urlcommands.resolve_command,
     "parse": urlcommands.parse_command,
     "check": urlcommands.check_command,
-    "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, _Teller),
+    "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, Teller),
     "ranks": graphcommand.ranks_command,
 }
 
@@ -327,12 +286,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C while the pipeline loads: before the handlers
         _error("interrupted")
         return 130
+    if isinstance(args, int):  # --generate: done, its status
+        return args
     with _stoppable(), _warnings_said():
         return _run(args)
 
 
-def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command line's arguments (a usage error exits, as argparse does)."""
+def _parsed(argv: Sequence[str] | None) -> argparse.Namespace | int:
+    """The command line's arguments (a usage error exits, as argparse does); for
+    ``--generate``, which runs no command, the status of writing what it asks for."""
     import logging
 
     from ..write.output import standard_error
@@ -342,10 +304,35 @@ def _parsed(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = arguments.build_parser(_version())
     # warcio logs a warning when it repairs a target URI; the record is read all the same.
     logging.getLogger("warcio").setLevel(logging.ERROR)
+    given = sys.argv[1:] if argv is None else list(argv)
+    if given[:1] and given[0].partition("=")[0] == "--generate":
+        return _generate(parser, given)  # no command: the parser would want one
+    arguments.explicit_choices(parser, given)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         arguments.unrecognized(args.subparsers[args.command], unknown)
     return args
+
+
+def _generate(parser: argparse.ArgumentParser, given: list[str]) -> int:
+    """``--generate KIND``: the manual page or a completion script on stdout (cli/generate.py)."""
+    from .generate import GENERATE, MissingTool, generate
+
+    _, equals, kind = given[0].partition("=")
+    rest = given[1:] if equals else given[2:]
+    if not equals:
+        kind = given[1] if len(given) > 1 else ""
+    if kind not in GENERATE or rest:
+        parser.error(
+            f"argument --generate: expected one of {', '.join(GENERATE)}, alone: "
+            f"{' '.join(printable(arg) for arg in given)!r}"
+        )
+    try:
+        sys.stdout.write(generate(kind, parser))
+    except MissingTool as exc:
+        _error(str(exc))
+        return 2
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:

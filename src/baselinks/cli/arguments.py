@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ..errors import printable
 from . import graphcommand
+from .generate import GENERATE
 
 
 def build_parser(version: str) -> argparse.ArgumentParser:
@@ -17,6 +18,13 @@ def build_parser(version: str) -> argparse.ArgumentParser:
         description="Resolve links against their base URL exactly as RFC 1808 defines it.",
     )
     parser.add_argument("--version", action="version", version=version)
+    parser.add_argument(
+        "--generate",
+        metavar="KIND",
+        choices=GENERATE,
+        help=f"print the manual page or a shell's completion ({', '.join(GENERATE)}; the "
+        "shell extra) and exit",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _add_extract(commands)
@@ -28,7 +36,11 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
 
 def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from ..api import KINDS
+    # The pipeline (lxml among it) is loaded here, while parsing, before an output file exists:
+    # a SIGINT that lands in lxml's import is lost (its module init swallows the
+    # KeyboardInterrupt raised there), and Ctrl-C then did nothing (test_hostile.py, ctrl_c).
+    from .. import api  # noqa: F401
+    from ..run.options import add_filters
     from ..url.resolve import MODES
     from ..write.formats import COLUMNAR, FORMATS
     from . import extractoptions
@@ -42,12 +54,15 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "path under --root-url; then none). "
         "Inputs are recognised by content: HTML, MHTML and MIME messages, WARC and ARC, raw "
         "HTTP responses, and gzip of any of these.",
+        epilog=_extract_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ext.add_argument(
         "paths",
         metavar="PATH",
         nargs="*",
-        help="files, directories (recursive), or - for stdin (default)",
+        help="files, directories (recursive), URLs (https://, file://, s3://: the fsspec "
+        "extra), or - for stdin (default)",
     )
     extractoptions.add_urls(ext)
     ext.add_argument(
@@ -65,14 +80,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     ext.add_argument(
         "--parser", choices=("html5", "lxml"), help="html5: a browser's tree (default), or lxml"
     )
-    ext.add_argument(
-        "--kind",
-        action="append",
-        choices=KINDS,
-        dest="kinds",
-        help="only links of this kind (repeatable)",
-    )
-    _add_filters(ext)
+    add_filters(ext, "jsonl, csv, tsv, parquet; tsv by default on a terminal")
     ext.add_argument(
         "--attr",
         action="append",
@@ -108,6 +116,43 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
 
 
+def _extract_epilog() -> str:
+    """What ``extract --help`` ends with: the fields, the exit status, examples."""
+    import textwrap
+
+    from ..resolve.link import DEFAULT_FIELDS, ORIGIN_FIELDS
+
+    def wrapped(text: str) -> str:
+        return textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ")
+
+    return "\n".join(
+        [
+            "fields (--fields; jsonl writes all, csv and tsv the first twelve):",
+            wrapped(", ".join(DEFAULT_FIELDS)),
+            wrapped(
+                "then where the document is stored and its own URL: " + ", ".join(ORIGIN_FIELDS)
+            ),
+            "",
+            "exit status:",
+            "  0  every input read (warnings, an oddity repaired, are said and allowed)",
+            "  1  an input or a part of one could not be read (or a warning, with --strict)",
+            "  2  a usage error",
+            "  130, 128+N  interrupted (Ctrl-C), stopped by signal N",
+            "",
+            "examples:",
+            "  baselinks extract page.html --url https://example.com/dir/page.html",
+            "  baselinks extract crawl.warc.gz -o links.jsonl.gz",
+            "  baselinks extract mirror/ --root-url https://example.com/ --format csv",
+            "  baselinks extract crawl.warc.gz --external --unique=run --format text",
+            "  baselinks extract crawl.warc.gz | jq -r '[.page_url, .url] | @tsv'",
+            "  baselinks extract https://example.com/ --kind link --format text  (fsspec extra)",
+            "",
+            "man page and completion: baselinks --generate man|complete-bash|complete-zsh|"
+            "complete-fish",
+        ]
+    )
+
+
 def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..url.resolve import MODES
 
@@ -117,7 +162,9 @@ def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         description="Resolve each REF against BASE and print one absolute URL per line.",
     )
     res.add_argument("base", metavar="BASE", help="the base URL ('' for none)")
-    res.add_argument("refs", metavar="REF", nargs="+", help="embedded (relative) URLs")
+    res.add_argument(
+        "refs", metavar="REF", nargs="+", help="embedded (relative) URLs; - reads one per line"
+    )
     res.add_argument(
         "--mode", choices=MODES, default="rfc1808", help="resolution rules (default rfc1808)"
     )
@@ -131,80 +178,8 @@ def _add_url_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="split URLs into their RFC 1808 components",
         description="Print the six RFC 1808 §2.4 components and the RFC 1738 §3.1 login parts.",
     )
-    par.add_argument("urls", metavar="URL", nargs="+")
+    par.add_argument("urls", metavar="URL", nargs="+", help="- reads one URL per line of stdin")
     par.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
-
-
-def _add_filters(ext: argparse.ArgumentParser) -> None:
-    from ..run.options import UNIQUE_BY
-
-    # "--unique=run" is an option string of its own (argparse matches a whole one before it
-    # splits at "="), so that "--unique PATH" still reads PATH as a path.
-    ext.add_argument(
-        "--unique",
-        "--unique=document",
-        action="store_const",
-        const="document",
-        dest="unique",
-        help="only the first link for each URL in each document",
-    )
-    ext.add_argument(
-        "--unique=run",
-        action="store_const",
-        const="run",
-        dest="unique",
-        help="only the first link for each URL in the whole run (in input order, any -j; "
-        "memory: a set of the distinct URLs)",
-    )
-    ext.add_argument(
-        "--unique-by",
-        choices=UNIQUE_BY,
-        default="url",
-        metavar="FIELD",
-        help="with --unique: the field kept once, url (default) or a computed form of it: "
-        "canonical, surt, host, domain (the first link to each host)",
-    )
-    ext.add_argument(
-        "--fields",
-        type=_fields,
-        metavar="A,B,C",
-        help="only these fields, in this order (jsonl, csv, tsv, parquet; tsv by default on a "
-        "terminal); besides the record's, the computed host, domain, surt, canonical",
-    )
-    ext.add_argument(
-        "--scheme",
-        type=_schemes,
-        dest="schemes",
-        metavar="S,T",
-        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
-    )
-    hosts = ext.add_mutually_exclusive_group()
-    hosts.add_argument(
-        "--same-host",
-        action="store_true",
-        help="only links to the document's own host (its URL's: --url, the WARC record's)",
-    )
-    hosts.add_argument(
-        "--external",
-        action="store_true",
-        help="only links to another host than the document's own (links without a host: neither)",
-    )
-
-
-def _fields(value: str) -> tuple[str, ...]:
-    from ..write.formats import check_fields
-
-    try:
-        return check_fields(name.strip() for name in value.split(","))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _schemes(value: str) -> tuple[str, ...]:
-    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
-    if not schemes:
-        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
-    return schemes
 
 
 def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -215,7 +190,13 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "ftpurl, ...; genericurl for the others) and print the production, each component, "
         "and every rule it breaks with the RFC's words.",
     )
-    chk.add_argument("urls", metavar="URL", nargs="+")
+    chk.add_argument(
+        "urls",
+        metavar="URL",
+        nargs="+",
+        help="- reads one URL per line of stdin; exit 1 when one breaks a rule or is no "
+        "absolute URL",
+    )
     chk.add_argument("--json", action="store_true", help="JSON lines (the default when piped)")
 
 
@@ -250,6 +231,27 @@ def _attr_pair(value: str) -> tuple[str, str]:
     if not colon or not tag.strip() or not attr.strip():
         raise argparse.ArgumentTypeError(f"expected TAG:ATTR (e.g. div:data-url): {value!r}")
     return tag.strip(), attr.strip()
+
+
+def explicit_choices(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """``--unique=all``, ``--stats=csv``: an option whose values are option strings of their
+    own (``--unique=run``) given one it has not. argparse would say "ignored explicit
+    argument"; this says the valid values, as a choice's error does (exits 2)."""
+    commands = parser.get_default("subparsers") or {}
+    command = next((commands[arg] for arg in argv if arg in commands), None)
+    if command is None:
+        return
+    known = {opt for action in command._actions for opt in action.option_strings}
+    for arg in argv:
+        name, equals, value = arg.partition("=")
+        if not equals or arg in known or not name.startswith("--"):
+            continue
+        values = sorted(opt.partition("=")[2] for opt in known if opt.startswith(name + "="))
+        if values:
+            command.error(
+                f"argument {name}: invalid choice: {printable(value)!r} (choose from "
+                f"{', '.join(values)})"
+            )
 
 
 def unrecognized(command: argparse.ArgumentParser, unknown: Sequence[str]) -> None:

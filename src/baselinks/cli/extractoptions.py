@@ -10,16 +10,17 @@ paths given, and the report. app.py wires them; argparse and printing only, no p
                       its path under it (base/mirror.py); directories only, a usage error else.
     --stats[=json]    links per kind, base_source, problem code and host, on stderr at the
                       end, after the summary line (write/stats.py).
+    --strict          a warning (an oddity repaired, nothing lost) makes the exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from ..run.inputs import is_directory  # the library's test, without the pipeline
 
 if TYPE_CHECKING:
     from ..run.batch import Summary
@@ -71,14 +72,13 @@ def add_stats(ext: argparse.ArgumentParser) -> None:
         dest="stats",
         help="the same as one JSON object, the last line on stderr",
     )
-
-
-def is_directory(path: str) -> bool:
-    """Whether ``path`` names a directory (followed if a symlink); ``-`` is stdin, none."""
-    try:
-        return path != "-" and stat.S_ISDIR(os.stat(path).st_mode)
-    except OSError:
-        return False  # reading it reports the error (too long a name...), by its name
+    # what the run's end says: its exit status too
+    ext.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 for a warning too (an oddity repaired, the input read in full: a WARC "
+        "record split over gzip members, a MIME header line without a colon)",
+    )
 
 
 def url_rule(args: argparse.Namespace, say: Callable[[str], None]) -> bool:
@@ -119,6 +119,7 @@ def print_stats(summary: Summary, how: str) -> None:
             "documents": summary.documents,
             "links": summary.links,
             "no_base": summary.no_base,
+            "warnings": summary.warnings,
             "failed": summary.failed,
             "skipped": dict(summary.skipped.most_common()),
             **stats.as_dict(),
@@ -127,7 +128,8 @@ def print_stats(summary: Summary, how: str) -> None:
         return
     lines = [
         f"{counted(summary.documents, 'document')}, {counted(summary.links, 'link')}, "
-        f"{summary.failed:,} failed",
+        + (f"{counted(summary.warnings, 'warning')}, " if summary.warnings else "")
+        + f"{summary.failed:,} failed",
         *stats.table(),
     ]
     print("\n".join(lines), file=sys.stderr)

@@ -13,7 +13,7 @@ of the others all the same.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import say
@@ -23,10 +23,8 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 # app.py's walk of the inputs (name, path, named, URL), given the error handler for a
-# directory that cannot be listed; and its teller of failures (app._Teller)
-Walk = Callable[
-    [Sequence[str], Callable[[OSError], None]], Iterator[tuple[str, "Path | None", bool, Any]]
-]
+# directory that cannot be listed; and its teller of failures (report.Teller)
+Walk = Callable[..., Iterator[tuple[str, "Path | str | None", bool, Any]]]
 
 __all__ = ["add_graph", "graph_command", "ranks_command"]
 

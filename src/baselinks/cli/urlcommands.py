@@ -7,7 +7,7 @@ the wiring. They import what they use when they run (the URL engine only: no HTM
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..errors import URLError, printable
 from ..errors import say as _error
@@ -20,6 +20,22 @@ if TYPE_CHECKING:
     from ..url.resolve import Explanation
 
 __all__ = ["check_command", "parse_command", "resolve_command"]
+
+
+def _given(values: Sequence[str]) -> Iterator[str]:
+    """The URLs given, ``-`` read as one URL per line of standard input (its line break
+    stripped; an empty line is the empty URL), as ``xargs`` would hand them over."""
+    import sys
+
+    for value in values:
+        if value != "-":
+            yield value
+            continue
+        stream = sys.stdin
+        if stream is None:
+            return
+        for line in stream:
+            yield line.rstrip("\r\n") if line.endswith("\n") else line
 
 
 def _components(parts: URLParts) -> str:
@@ -50,7 +66,7 @@ def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
 
     resolver = Resolver(args.base, check_mode(args.mode))
     status = 0
-    for ref in args.refs:
+    for ref in _given(args.refs):
         trace: list[Step] = []
         try:
             result: str | None = resolver.resolve(ref, trace if args.explain else None)
@@ -94,7 +110,7 @@ def parse_command(args: argparse.Namespace, out: TextIO) -> int:
     from ..url.parts import parse
 
     as_json = args.json or not out.isatty()
-    for url in args.urls:
+    for url in _given(args.urls):
         parts = parse(url)
         # the login's parts as written (strings), then what urllib's SplitResult calls hostname
         # and port: the host in lower case, and the port as an int (the scheme's RFC 1738
@@ -116,16 +132,18 @@ def parse_command(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def check_command(args: argparse.Namespace, out: TextIO) -> int:
-    """1 when some URL breaks a rule (as a linter exits), so that a script can test it."""
+    """1 when some URL breaks a rule, or is no absolute URL at all (``""``, ``-``'s lines,
+    ``www.example.com/x``: a relative reference), as a linter exits, so that a script can
+    test it."""
     import json
 
     from ..url.rfc1738 import analyse
 
     as_json = args.json or not out.isatty()
     broken = False
-    for url in args.urls:
+    for url in _given(args.urls):
         found = analyse(url)
-        broken = broken or bool(found.problems)
+        broken = broken or bool(found.problems) or not found.production
         if as_json:
             record = {
                 "url": url,

@@ -13,17 +13,17 @@ at most the one input or document that kills it, named (``_RECOVERY``). The per-
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
 
-from ..errors import InputError, SelectError, internal
+from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
+from .inputs import Source, display_name, is_url, label, open_source
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
@@ -38,12 +38,11 @@ __all__ = [
     "Summary",
     "Task",
     "Unused",
+    "display_name",
     "records",
     "results",
+    "skipped_text",
 ]
-
-# A document's bytes, a path, or an open binary file (stdin, a socket's makefile()...).
-Source = bytes | bytearray | memoryview | str | os.PathLike[str] | BinaryIO
 
 
 def counted(n: int, what: str) -> str:
@@ -55,7 +54,9 @@ def counted(n: int, what: str) -> str:
 class Summary:
     """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into.
 
-    ``no_base``: the links left relative for want of a base (problem ``no-base``). ``stats``:
+    ``no_base``: the links left relative for want of a base (problem ``no-base``).
+    ``warnings``: oddities repaired, the input read in full (:class:`~baselinks.InputWarning`),
+    counted apart from ``failed``, where something could not be read. ``stats``:
     given a :class:`~baselinks.write.stats.Stats`, the links are counted into it too (by kind, base
     source, problem code and host), in the worker that extracts them with ``workers``.
     """
@@ -67,6 +68,8 @@ class Summary:
     skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
     no_base: int = 0
     stats: Stats | None = None
+    warnings: int = 0
+    read: int = 0  # bytes of the inputs read, where a stream tells its position (not a pipe)
 
     def __str__(self) -> str:
         return self.line()
@@ -85,79 +88,20 @@ class Summary:
             text += f"; {counted(self.no_base, 'link')} without a base (relative, as written)"
             text += no_base_hint
         if self.skipped:
-            # "not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML"
-            grouped: Counter[str] = Counter()
-            for reason, n in self.skipped.items():
-                grouped[reason.split(" (")[0]] += n
-            reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
-            text += f"; skipped {sum(grouped.values()):,} ({reasons})"
+            text += f"; {skipped_text(self.skipped)}"
+        if self.warnings:
+            text += f"; {counted(self.warnings, 'warning')}"
         return text + f"; {self.failed:,} failed"
 
 
-def display_name(name: str) -> str:
-    """A file name as text that can always be written: the bytes of a name that is not UTF-8
-    (which Python holds as lone surrogates, ``caf\\udce9``) are shown as ``caf\\xe9``."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        try:
-            return os.fsencode(name).decode("utf-8", "backslashreplace")
-        except UnicodeEncodeError:  # a surrogate that no file name's byte gives
-            return name.encode("utf-8", "backslashreplace").decode("utf-8")
-    return name
-
-
-# What a directory walk (the command line's) meets in place of a symbolic link to a directory,
-# which it does not follow: skipped and counted by this reason.
-_LINKED_DIRECTORY = "symbolic link to a directory"
-
-
-def _special(path: str | os.PathLike[str]) -> str | None:
-    """What a path found in a directory walk is when it is no regular file (never opened: a
-    FIFO would wait for a writer forever, a device may do anything when opened), else None."""
-    mode = os.stat(path).st_mode
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode) and os.path.islink(path):
-        return _LINKED_DIRECTORY
-    for test, kind in _SPECIAL:
-        if test(mode):
-            return kind
-    return "not a regular file"
-
-
-_SPECIAL: tuple[tuple[Callable[[int], bool], str], ...] = (
-    (stat.S_ISFIFO, "FIFO"),
-    (stat.S_ISSOCK, "socket"),
-    (stat.S_ISCHR, "character device"),
-    (stat.S_ISBLK, "block device"),
-    (stat.S_ISDIR, "directory"),
-)
-
-
-def _label(source: Source, name: str | None) -> str:
-    """What the ``document`` field and the error lines call an input."""
-    if name:
-        return name
-    if isinstance(source, bytes | bytearray | memoryview):
-        return "-"
-    if isinstance(source, str | os.PathLike):
-        return display_name(os.fspath(source))
-    return display_name(str(getattr(source, "name", "-")))
-
-
-def _open(source: Source, label: str, named: bool) -> tuple[BinaryIO, str] | Skipped:
-    if isinstance(source, bytes | bytearray | memoryview):
-        return io.BytesIO(bytes(source)), label
-    if isinstance(source, str | os.PathLike):
-        # Named, any file is read as a stream: a FIFO, `<(zcat x.warc.gz)`, /dev/stdin.
-        kind = None if named else _special(source)
-        if kind == _LINKED_DIRECTORY:
-            return Skipped(label, f"{kind} (not followed)")
-        if kind is not None:
-            return Skipped(label, f"not a regular file ({kind})")
-        return open(source, "rb"), label
-    return source, label
+def skipped_text(skipped: Mapping[str, int]) -> str:
+    """``skipped 3 (2 request record, 1 not HTML)``: the skips by reason, as the summary says
+    them ("not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML")."""
+    grouped: Counter[str] = Counter()
+    for reason, n in skipped.items():
+        grouped[reason.split(" (")[0]] += n
+    reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
+    return f"skipped {sum(grouped.values()):,} ({reasons})"
 
 
 @dataclass(frozen=True)
@@ -233,7 +177,16 @@ class Unused(NamedTuple):
         )
 
 
-Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Done[Any]
+class Read(NamedTuple):
+    """So many more bytes of an input were read (for a progress display: ``Summary.read``)."""
+
+    size: int
+
+
+_READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
+
+
+Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Done[Any]
 
 
 def records(links: list[Link]) -> list[Link]:
@@ -242,31 +195,60 @@ def records(links: list[Link]) -> list[Link]:
 
 
 def entries(given: Input, options: Options) -> Iterator[Event]:
-    """What one input holds, in order: the opened mark, then its documents, skips and damage."""
-    opened = _open(given.source, _label(given.source, given.name), given.strict)
+    """What one input holds, in order: the opened mark, then its documents, skips and damage,
+    with how many of its bytes were read as they are (:class:`Read`)."""
+    opened = open_source(given.source, label(given.source, given.name), given.strict)
     if isinstance(opened, Skipped):
         yield opened
         return
-    stream, label = opened
-    url = options.url if given.mirrored is None else None
+    stream, name, fetched, headers = opened
+    # a URL input's own URL (where its redirects ended) unless a URL is given: url= wins
+    own = given.mirrored if given.mirrored is not None or options.url else fetched
+    url = options.url if own is None else None
     try:
-        yield Opened(label)
+        yield Opened(name)
         found: Iterator[Event] = iter_entries(
             stream,
-            label,
+            name,
             url=url,
-            headers=options.headers,
+            headers=options.headers or headers,
             charset=options.charset,
             named=given.strict,
         )
-        if given.mirrored is not None:
-            found = _mirrored(found, given.mirrored)
+        if own is not None:
+            found = _mirrored(found, own)
         elif url:
-            found = _said_unused(found, label, url)
-        yield from found
+            found = _said_unused(found, name, url)
+        yield from _counted(found, stream)
     finally:
         if stream is not given.source:
             stream.close()
+
+
+def _counted(found: Iterator[Event], stream: BinaryIO) -> Iterator[Event]:
+    """An input's events, with :class:`Read` after one when a MiB more of the stream was read
+    (its position: a .warc.gz's compressed bytes), and at its end; none when the stream does
+    not tell its position (a pipe)."""
+    told = _position(stream)
+    if told is None:
+        yield from found
+        return
+    for entry in found:
+        yield entry
+        position = _position(stream) or told
+        if position - told >= _READ_EVERY:
+            yield Read(position - told)
+            told = position
+    position = _position(stream) or told
+    if position > told:
+        yield Read(position - told)
+
+
+def _position(stream: BinaryIO) -> int | None:
+    try:
+        return stream.tell()
+    except (AttributeError, OSError, ValueError):  # a pipe; closed
+        return None
 
 
 def _mirrored(found: Iterator[Event], url: str) -> Iterator[Event]:
@@ -298,7 +280,7 @@ def guarded(given: Input, options: Options) -> Iterator[Event]:
     except SelectError:
         raise
     except Exception as exc:
-        yield Unreadable(_label(given.source, given.name), exc)
+        yield Unreadable(label(given.source, given.name), exc)
 
 
 @dataclass(frozen=True)
@@ -370,8 +352,8 @@ _WORKER_READS = 4 << 20
 
 def _worker_reads(given: Input) -> int | None:
     """The size of a file small enough for a worker to read itself, else None."""
-    if not isinstance(given.source, str | os.PathLike):
-        return None
+    if not isinstance(given.source, str | os.PathLike) or is_url(given.source):
+        return None  # a stream, a URL: read here
     try:
         status = os.stat(given.source)
     except OSError:
@@ -426,7 +408,7 @@ def _lost(unit: list[Event | Input], how: str) -> list[Event]:
     events: list[Event] = []
     for item in unit:
         if isinstance(item, Input):
-            events.append(InputError(message, _label(item.source, item.name)))
+            events.append(InputError(message, label(item.source, item.name)))
         elif isinstance(item, Part):
             events.append(Failed(item.name, message))
         else:
@@ -454,12 +436,15 @@ def results(
     report: Callable[[InputError], None],
     unreadable: Callable[[str, Exception], None] | None = None,
     unused: Callable[[Unused], None] | None = None,
+    warn: Callable[[InputWarning], None] | None = None,
 ) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
     ``unreadable``: called when an input cannot be opened or read at all, and the batch goes
     on; without it, that error is raised. ``unused``: told when the retrieval URL given is
-    not used for an input (:class:`Unused`).
+    not used for an input (:class:`Unused`). ``warn``: given each oddity repaired
+    (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
+    it, ``report`` is.
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
     for events in ordered_map(task, work, workers, recovery=_RECOVERY):
@@ -483,6 +468,11 @@ def results(
                 report(InputError(event.error, event.name))
             elif isinstance(event, Opened):
                 tally.files += 1
+            elif isinstance(event, Read):
+                tally.read += event.size
+            elif isinstance(event, InputWarning):
+                tally.warnings += 1
+                (report if warn is None else warn)(event)
             elif isinstance(event, InputError):
                 tally.failed += 1
                 report(event)

@@ -7,31 +7,42 @@ is read, each checked once (a wrong value fails before the first document, by na
                       host, canonical URL...), in a document or a run
     summary (stats)   counter     what each document's links are counted for
     root_url, root    mirrored    a file's URL in a mirrored site (base/mirror.py's conventions)
+    source            given_inputs    a path, URL or stream as one Input; a directory as its files
     source            refuse_markup   a str is a path; markup passed as one is refused
     source, url...    refuse_wrong_types   a value of the wrong type fails at once, named
+    --kind, --unique, add_filters   the filters as command-line options, for the command line
+    --fields...                     and the Spark driver alike (argparse)
 """
 
 from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..base.mirror import mirrored_url
+from ..base.mirror import host_folder, mirrored_url
 from ..base.mirror import root_url as checked_root
+from ..errors import InputError, describe
+from ..find.linktable import KINDS
 from ..resolve.link import COMPUTED_FIELDS, Link
 from ..url.canonical import host
 from ..url.parts import parse
 from ..write.stats import Stats, count_all, count_no_base, without_base
-from .batch import Source, Summary
+from .batch import Input, Source, Summary
+from .inputs import display_name, is_directory, walk
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = [
     "UNIQUE_BY",
     "Keep",
+    "add_filters",
     "counter",
+    "given_inputs",
     "keep_only",
     "mirrored",
     "new_in_run",
@@ -105,7 +116,39 @@ def mirrored(
     relative = os.path.relpath(source, root)
     if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
         raise ValueError(f"root_url=: {os.fspath(source)!r} is no file under {os.fspath(root)!r}")
-    return mirrored_url(checked_root(root_url), relative)
+    checked = checked_root(root_url)
+    site = host_folder(root, checked)  # wget -m's HOST/ folder inside root: the site's root
+    if site is not None and relative.split(os.sep)[0] == os.path.basename(site):
+        relative = os.path.relpath(source, site)
+    return mirrored_url(checked, relative)
+
+
+def given_inputs(
+    source: Source,
+    name: str | None,
+    strict: bool,
+    url: str | None,
+    root_url: str | None,
+    root: str | os.PathLike[str] | None,
+    report: Callable[[InputError], None],
+    tally: Summary,
+) -> Iterator[Input]:
+    """The library's ``source`` as the inputs of a run: itself, or a directory's files in name
+    order as the command line walks them (:func:`~baselinks.run.inputs.walk`: each file that is
+    no document skipped, not failed; with ``root_url``, each its URL under the directory, or
+    under ``root``); a folder that cannot be listed is an error to ``report``, counted."""
+    if not is_directory(source):
+        yield Input(source, name, strict, mirrored(source, url, root_url, root))
+        return
+    assert isinstance(source, str | os.PathLike)
+
+    def unlisted(exc: OSError) -> None:
+        tally.failed += 1
+        report(InputError(describe(exc), display_name(str(exc.filename))))
+
+    folder = None if root_url is None else source if root is None else root
+    for found in walk(source, unlisted):
+        yield Input(found, None, False, mirrored(found, url, root_url, folder))
 
 
 def counter(
@@ -190,3 +233,88 @@ def refuse_wrong_types(source: object, **text: object) -> None:
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str, not {type(value).__name__}")
     refuse_markup(source)  # type: ignore[arg-type]  # (a str is a path: checked above)
+
+
+def add_filters(parser: argparse.ArgumentParser, formats: str) -> None:
+    """``--kind``, ``--unique[=run]``, ``--unique-by``, ``--fields``, ``--scheme``,
+    ``--same-host`` and ``--external`` on ``parser`` (``baselinks extract``'s, the Spark driver's):
+    one grammar for the filters of the library's :func:`~baselinks.iter_links`. ``formats``: where
+    ``--fields`` applies, for its help."""
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        dest="kinds",
+        help="only links of this kind (repeatable)",
+    )
+    # "--unique=run" is an option string of its own (argparse matches a whole one before it
+    # splits at "="), so that "--unique PATH" still reads PATH as a path.
+    parser.add_argument(
+        "--unique",
+        "--unique=document",
+        action="store_const",
+        const="document",
+        dest="unique",
+        help="only the first link for each URL in each document",
+    )
+    parser.add_argument(
+        "--unique=run",
+        action="store_const",
+        const="run",
+        dest="unique",
+        help="only the first link for each URL in the whole run (in input order, any -j; "
+        "memory: a set of the distinct URLs)",
+    )
+    parser.add_argument(
+        "--unique-by",
+        choices=UNIQUE_BY,
+        default="url",
+        metavar="FIELD",
+        help="with --unique: the field kept once, url (default) or a computed form of it: "
+        "canonical, surt, host, domain (the first link to each host)",
+    )
+    parser.add_argument(
+        "--fields",
+        type=_fields,
+        metavar="A,B,C",
+        help=f"only these fields, in this order ({formats}); besides the record's, the "
+        "computed host, domain, surt, canonical",
+    )
+    parser.add_argument(
+        "--scheme",
+        type=_schemes,
+        dest="schemes",
+        metavar="S,T",
+        help="only links whose resolved URL has one of these schemes (e.g. http,https)",
+    )
+    hosts = parser.add_mutually_exclusive_group()
+    hosts.add_argument(
+        "--same-host",
+        action="store_true",
+        help="only links to the document's own host (its URL's: --url, the WARC record's)",
+    )
+    hosts.add_argument(
+        "--external",
+        action="store_true",
+        help="only links to another host than the document's own (links without a host: neither)",
+    )
+
+
+def _fields(value: str) -> tuple[str, ...]:
+    import argparse
+
+    from ..write.formats import check_fields
+
+    try:
+        return check_fields(name.strip() for name in value.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _schemes(value: str) -> tuple[str, ...]:
+    import argparse
+
+    schemes = tuple(name.strip().lower() for name in value.split(",") if name.strip())
+    if not schemes:
+        raise argparse.ArgumentTypeError(f"expected schemes, comma-separated: {value!r}")
+    return schemes

@@ -267,20 +267,36 @@ def _text(links: Sequence[Link]) -> str:
 
 # The table's fixed columns; the URL, of any length, comes last so that every row aligns while
 # the output streams (a width taken from all the links would wait for the last of them).
-_TABLE = "{:<9} {:<13} {:<22} {}\n"
+_TABLE = "{:<9} {:<13} {:<24} {:<22} {}\n"
 
 
 def _cut(value: str, width: int) -> str:
     return value if len(value) <= width else value[: width - 1] + "\u2026"
 
 
+def _document(link: Link, width: int = 24) -> str:
+    """The document's name in ``width`` characters: its file's name without the folders, then
+    the record's URI or the part (``crawl.warc.gz#http://e.com/a``), cut at the start when too
+    long: where names differ is their end (the page, the record), not their folder."""
+    name, file = link.document, link.file
+    if file and name.startswith(file):
+        name = file.rstrip("/").rpartition("/")[2] + name[len(file) :]
+    name = printable(name)
+    return name if len(name) <= width else "\u2026" + name[len(name) - width + 1 :]
+
+
 def _table(links: Sequence[Link]) -> str:
-    """Aligned columns for a person at a terminal: kind, base source, where, URL. Control
-    characters are shown escaped (``\\x1b``, ``\\n``: :func:`~baselinks.errors.printable`)."""
+    """Aligned columns for a person at a terminal: kind, base source, the document it was found
+    in, where in it, URL. Control characters are shown escaped (``\\x1b``, ``\\n``:
+    :func:`~baselinks.errors.printable`)."""
+    if not links:
+        return ""
+    first = _document(links[0])  # a batch is one document's links (an srcdoc's are named apart)
     return "".join(
         _TABLE.format(
             link.kind,
             link.base_source,
+            first if link.document == links[0].document else _document(link),
             _cut(
                 printable(f"{link.tag} {link.attr}") + (f" :{link.line}" if link.line else ""), 22
             ),
@@ -296,7 +312,7 @@ FORMATS: dict[str, Format] = {
     # a header row; values escaped, never quoted
     "tsv": Format("\t".join(DEFAULT_FIELDS) + "\n", _tsv),
     "text": Format("", _text),
-    "table": Format(_TABLE.format("KIND", "BASE", "FROM", "URL"), _table),
+    "table": Format(_TABLE.format("KIND", "BASE", "DOCUMENT", "FROM", "URL"), _table),
 }
 
 

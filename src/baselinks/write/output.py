@@ -8,6 +8,7 @@
     -o /dev/stdout (/dev/fd/N...), a      written to directly, appended as ``>>`` would
     character device or a FIFO            (/dev/null, a tty, a named pipe)
     -o a directory, socket, block device  refused before anything is read
+    -o NAME.gz, NAME.bz2, NAME.zst        compressed by the suffix's codec (a regular file)
     standard output                       written as it is
 
 A write that fails (a full disk) is an :class:`OutputError` naming the output; the temporary
@@ -27,7 +28,17 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO, TypeVar, cast
 
-__all__ = ["Output", "OutputError", "binary", "byte_writer", "open_output", "standard_error"]
+from .compress import Compressing, compression
+
+__all__ = [
+    "Output",
+    "OutputError",
+    "binary",
+    "byte_writer",
+    "compression",
+    "open_output",
+    "standard_error",
+]
 
 STDOUT = "standard output"
 
@@ -300,7 +311,12 @@ def open_output(path: str | None) -> Output:
                         # root writing a user's file leaves it theirs (others may not chown)
                         with contextlib.suppress(PermissionError):
                             os.fchown(fd, place.status.st_uid, place.status.st_gid)
-                raw = _text(fd)
+                suffix = compression(path)
+                if suffix is None:
+                    raw = _text(fd)
+                else:
+                    packed = Compressing(suffix, _Whole(_raw(fd, True)))
+                    raw = io.TextIOWrapper(cast(BinaryIO, packed), encoding="utf-8", newline="")
             except BaseException:
                 os.close(fd)
                 os.unlink(temp, dir_fd=place.directory)

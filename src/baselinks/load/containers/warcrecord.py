@@ -105,7 +105,7 @@ def record_entries(record: Any, name: str, offset: int) -> Iterator[Entry]:
             try:
                 for entry in _page(record, rec_type, block, name, target):
                     if isinstance(entry, InputError) and entry.offset is None:
-                        entry = InputError(entry.message, name, offset)  # a body's damage
+                        entry = type(entry)(entry.message, name, offset)  # a body's damage
                     yield entry
             except InputError as exc:
                 if declared is not None and size >= declared:

@@ -1,0 +1,219 @@
+"""The pipeline, load → base → find → resolve, for one document, in a few lines: what a
+:class:`~baselinks.run.batch.Task` runs for each document. Read this file first.
+
+    parts    = iter_entries(input)                   load/containers/  WARC, MIME, HTTP, HTML
+    document = load(part.body)                       load/document.py  decoded, parsed (lxml)
+    base     = establish_base(document.tree,         base/layers.py    RFC 1808 §3
+                   encapsulating_base(part.locations,
+                       retrieval_base(part.retrieval)))
+    raw      = raw_links(document.tree)              find/walk.py      never resolves
+    links    = Linker(base).link(each raw link)      resolve/link.py   RFC 1808 §4 (url/)
+
+A document that is no HTML page is loaded and walked by its type (load/containers/doctypes.py;
+LOADERS, then WALKS below): an SVG as a page, a style sheet, a sitemap or a robots.txt as one
+list of raw links against its own base, a feed each URL against its element's xml:base
+(base/xmlbase.py) and each entry's HTML as a page of its own.
+
+run/batch.py runs this for every document of every input, in order (in worker processes with
+``workers``); api.py holds the public functions over it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import partial
+
+from .base.layers import (
+    Base,
+    encapsulating_base,
+    establish_base,
+    retrieval_base,
+    srcdoc_fallback,
+    written_base,
+)
+from .base.xmlbase import XMLBase
+from .find.feeds import FeedReader
+from .find.linktable import PLACEMENTS
+from .find.sheets import FINDERS, LOADERS, Finder
+from .find.walk import header_links, raw_links, select_roots
+from .load.containers import Part
+from .load.containers.doctypes import DocType
+from .load.containers.entries import Origin
+from .load.document import Document, load_text
+from .load.encoding import browser_encoding, query_codec
+from .resolve.link import Link, Linker, saved_copies, with_problems
+from .run.options import Keep
+from .url.resolve import resolver_class
+
+__all__ = ["MAX_SRCDOC_DEPTH", "WALKS", "part_links"]
+
+# An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
+MAX_SRCDOC_DEPTH = 8
+# The linkers a feed keeps, one per distinct base; a feed of more bases starts again.
+_LINKERS_KEPT = 256
+
+
+def _document_links(
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
+    parser: str = "lxml",
+) -> list[Link]:
+    """base → walk → resolve for one loaded document; what its parse could not read is added
+    to ``unread``. ``origin``: where it is stored (an iframe srcdoc: where its page is);
+    ``parser``: what parses an iframe srcdoc in it."""
+    if document.unread:
+        unread.append(document.unread)
+    # whatwg mode: a query's non-ASCII in the document's encoding as a browser chose it (None:
+    # UTF-8); an ASCII-only page that declares nothing is windows-1252 there
+    codec = (
+        query_codec(browser_encoding(document.encoding, document.encoding_source, document.content))
+        if resolver_class(mode).query_in_document_encoding
+        else None
+    )
+    base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback
+    link = Linker(base, mode, document.name, codec, fallback, origin).link
+    links: list[Link] = []
+    for raw in raw_links(document.tree, select_roots(document.tree, select), attributes):
+        if not raw.nested:
+            links.append(link(raw))
+        elif depth < MAX_SRCDOC_DEPTH:
+            nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}", parser)
+            inner = srcdoc_fallback(base)  # its own <base> wins over it
+            found = _document_links(
+                nested, inner, mode, None, unread, depth + 1, attributes, origin, parser
+            )
+            placed = tuple(code for code in raw.problems if code in PLACEMENTS)
+            if placed:  # an iframe in <template> or <noscript>: its document is too
+                found = [with_problems(one, placed) for one in found]
+            links.extend(found)
+    return links
+
+
+def _flat_links(
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
+    parser: str = "lxml",
+    *,
+    find: Finder,
+) -> list[Link]:
+    """resolve for a document that is no tree (find/sheets.py FINDERS: a style sheet, a
+    sitemap, a robots.txt): against its own URL, no <base>, no elements for ``select`` to match;
+    a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding; XML and these texts
+    are UTF-8 to URLs). (No HTML in it for ``parser`` to read: a walk's arguments are the
+    same for all.)"""
+    if select is not None:
+        return []
+    if document.unread:
+        unread.append(document.unread)
+    link = Linker(fallback, mode, document.name, origin=origin).link
+    links: list[Link] = []
+    for found in find(document, fallback.url):
+        if isinstance(found, str):
+            unread.append(found)  # what of it could not be read: said after its links
+        else:
+            links.append(link(found))
+    return links
+
+
+def _feed_links(
+    document: Document,
+    fallback: Base,
+    mode: str,
+    select: str | None,
+    unread: list[str],
+    depth: int = 0,
+    attributes: tuple[tuple[str, str], ...] = (),
+    origin: Origin | None = None,
+    parser: str = "lxml",
+) -> list[Link]:
+    """base → find → resolve for a feed (find/feeds.py): each URL against the xml:base in
+    scope at its element (base/xmlbase.py), each HTML document inside it walked as a page
+    whose encapsulating entity (RFC 1808 §3.2) is that element, as an iframe srcdoc's is its
+    iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page)."""
+    if select is not None:
+        return []
+    reader, scopes = FeedReader(document), XMLBase(fallback, mode)
+    linkers: dict[Base, Linker] = {}  # one per base: each resolves a distinct reference once
+    links: list[Link] = []
+    for written, found in reader.items():
+        base = scopes.base(written)  # its xml:base chain
+        if isinstance(found, Document):
+            inner = srcdoc_fallback(base)  # its own <base> wins over it
+            nested = _document_links(
+                found, inner, mode, None, unread, depth + 1, attributes, origin, parser
+            )
+            links.extend(nested)
+            continue
+        linker = linkers.get(base)
+        if linker is None:
+            if len(linkers) >= _LINKERS_KEPT:
+                linkers.clear()
+            linker = linkers[base] = Linker(base, mode, document.name, origin=origin)
+        links.append(linker.link(found))
+    unread.extend(what for what in (document.unread, reader.damage) if what)
+    return links
+
+
+Walk = Callable[..., list[Link]]
+
+# How a loaded document is walked, by its type (load/containers/doctypes.py; loaded by
+# find/sheets.py LOADERS): an HTML tree, an SVG (walked as inline SVG), a feed, or one list of
+# raw links (a style sheet, a sitemap, a robots.txt).
+WALKS: dict[DocType, Walk] = {
+    DocType.HTML: _document_links,
+    DocType.SVG: _document_links,
+    DocType.FEED: _feed_links,
+    **{doctype: partial(_flat_links, find=find) for doctype, find in FINDERS.items()},
+}
+
+
+def part_links(
+    part: Part,
+    mode: str,
+    select: str | None,
+    attributes: tuple[tuple[str, str], ...] = (),
+    keep: Keep | None = None,
+    parser: str = "lxml",
+) -> tuple[list[Link], str, str | None]:
+    """One document of an input: its HTTP header links, then its own; what of it could
+    not be read ("" when all of it was); and its own URL (page_url), None when not known.
+    ``parser``: "html5" or "lxml", as chosen."""
+    load = partial(LOADERS[part.doctype], charset=part.charset, name=part.name, parser=parser)
+    document = None if part.body is None else load(part.body)
+    retrieval = retrieval_base(part.retrieval, document.content if document else "")
+    retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
+    links: list[Link] = []
+    unread: list[str] = []
+    # where the document is stored, one record shared by all its links: a WARC record's
+    # offset, a MIME part's path; else the file alone
+    origin = part.origin if part.origin is not None else Origin(part.name)
+    own = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2, else §3.3
+    # the document's own URL, before any <base>: page_url, in every link's shared origin
+    origin = origin._replace(page_url=own.url or None)
+    if part.headers:
+        # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
+        # whatever <base> the body holds.
+        linker = Linker(retrieval, mode, part.name, origin=origin)
+        links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
+    if document is not None:
+        fallback = own
+        walk = WALKS[part.doctype]
+        links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin, parser))
+        if part.status is None and not part.locations and os.path.isfile(part.name):
+            links = saved_copies(links, part.name)
+    if keep is not None:
+        links = keep(links, own.url)
+    return links, "; ".join(unread), origin.page_url

@@ -1,0 +1,207 @@
+"""The rough edges of a week of use (issue 30, items 5 and 6): --root-url given wget -m's
+folder, check's exit status, URLs read from stdin with -, the valid values on a bad one, a
+--scheme no link has, and --help's fields, exit codes and examples."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import baselinks
+from baselinks.cli import main
+from conftest import FIXTURES, extra, warc
+
+SITE = FIXTURES / "mirror" / "example.com"
+
+
+def test_root_url_given_the_folder_wget_m_ran_in_maps_under_its_host_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(SITE, tmp_path / "mirror" / "example.com")
+    mirror = tmp_path / "mirror"
+    argv = ["--root-url", "https://example.com/", "--fields", "url,page_url", "--format", "tsv"]
+    assert main(["extract", str(SITE), *argv, "-q"]) == 0
+    direct = capsys.readouterr().out
+    assert main(["extract", str(mirror), *argv]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == direct  # never https://example.com/example.com/...
+    assert "example.com/docs/" in direct and "example.com/example.com" not in direct
+    assert captured.err.splitlines()[0] == (
+        f"baselinks: {mirror}: --root-url https://example.com/ is the host folder "
+        f"{mirror / 'example.com'}'s URL (wget -m)"
+    )
+    links = baselinks.extract_links(
+        mirror / "example.com" / "docs" / "index.html", root_url="https://example.com/", root=mirror
+    )
+    assert {link.page_url for link in links} == {"https://example.com/docs/"}
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [("not a url", 1), ("", 1), ("www.example.com/x", 1), ("http://e.example/", 0)],
+)
+def test_check_exits_1_for_what_is_no_absolute_url(url: str, status: int) -> None:
+    assert main(["check", url, "--json"]) == status
+
+
+def test_a_dash_reads_one_url_per_line_of_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("g\n../x\r\n"))
+    assert main(["resolve", "http://a/b/c", "-"]) == 0
+    assert capsys.readouterr().out == "http://a/b/g\nhttp://a/x\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO("http://a/\nb c\n"))
+    assert main(["check", "-", "--json"]) == 1  # "b c" is no absolute URL
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    monkeypatch.setattr("sys.stdin", io.StringIO("http://a/p\n"))
+    assert main(["parse", "-", "--json"]) == 0
+    assert '"path": "/p"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("given", "valid"), [("--unique=all", "document, run"), ("--stats=csv", "json, table")]
+)
+def test_a_bad_value_lists_the_valid_ones(
+    given: str, valid: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", given, str(SITE)]) == 2
+    name, _, value = given.partition("=")
+    assert (
+        f"argument {name}: invalid choice: '{value}' (choose from {valid})"
+        in capsys.readouterr().err
+    )
+
+
+def test_a_scheme_no_link_has_is_a_note(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", str(SITE), "--scheme", "htp", "--format", "text"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "baselinks: note: --scheme htp: no link has it"
+    )
+
+
+def test_extract_help_has_the_fields_the_exit_codes_and_examples(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["extract", "--help"]) == 0
+    text = capsys.readouterr().out
+    for name in baselinks.FIELDS:
+        assert name in text
+    assert "exit status:" in text and "  2  a usage error" in text
+    assert "baselinks extract crawl.warc.gz -o links.jsonl.gz" in text
+    assert "baselinks extract https://example.com/" in text and "--generate man" in text
+
+
+# --- issue 30, item 6: the table's document, the progress bar's bytes, --generate ------------
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_table_has_a_document_column(capsys: pytest.CaptureFixture[str]) -> None:
+    crawl = FIXTURES / "containers" / "crawl.warc.gz"
+    page = FIXTURES / "html" / "base-late.html"
+    assert main(["extract", str(crawl), str(page), "--format", "table", "-q"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["KIND", "BASE", "DOCUMENT", "FROM", "URL"]
+    # the file's name without its folders, then the record's URI; cut at the start
+    assert lines[1][24:49] == "\u2026tp://example.com/a/page "
+    assert lines[-1][24:49] == "base-late.html           "
+    assert lines[-1].endswith("https://mirror.example.com/docs/after.html")
+
+
+def test_progress_counts_bytes_inside_one_warc_against_its_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baselinks.cli import report
+    from baselinks.run import batch
+
+    # 40 records of 32 KiB that gzip cannot shrink (random hex): over a reader's buffer
+    crawl = tmp_path / "crawl.warc.gz"
+    pages = [
+        (
+            f"http://e.example/{n}",
+            "text/html",
+            b'<a href="x">%s</a>' % os.urandom(16384).hex().encode(),
+        )
+        for n in range(40)
+    ]
+    crawl.write_bytes(warc(pages))
+    seen: list[tuple[int, int | None, str]] = []
+    advance = report.Progress.advance
+
+    def spy(self: report.Progress) -> None:
+        advance(self)
+        seen.append((self.bar.n, self.bar.total, self.bar.postfix or ""))
+
+    monkeypatch.setattr(report.Progress, "advance", spy)
+    monkeypatch.setattr(report.Progress, "DELAY", 0)
+    monkeypatch.setattr(batch, "_READ_EVERY", 1)  # a Read event after each record
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    assert main(["extract", str(crawl), "--format", "text"]) == 0
+    size = crawl.stat().st_size
+    assert {total for _, total, _ in seen} == {size}  # the total: the file's size
+    read = [n for n, _, _ in seen]
+    assert read == sorted(read) and len({n for n in read if 0 < n < size}) > 5  # inside it
+    assert seen[-1][2] == "40 documents, 1 file, 40 links"  # never "1 files"
+    assert report.total_size([str(crawl), "-"]) is None  # stdin: no total, no time left
+    assert report.total_size([str(FIXTURES / "mirror")]) == sum(
+        path.stat().st_size for path in (FIXTURES / "mirror").rglob("*") if path.is_file()
+    )
+
+
+def test_generate_a_fish_completion_from_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--generate", "complete-fish"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        "complete -c baselinks -n '__fish_seen_subcommand_from extract' -l format -r -f -a "
+        "'csv jsonl parquet table text tsv' -d 'output format'"
+    ) in lines
+    assert "complete -c baselinks -n __fish_use_subcommand -f -a check -d 'check URLs against "
+    "the RFC 1738 syntax of their scheme'" in lines or any(
+        line.startswith("complete -c baselinks -n __fish_use_subcommand -f -a check ")
+        for line in lines
+    )
+    fish = shutil.which("fish")
+    if fish is not None:  # its own parser reads it (fish -n: syntax only)
+        import subprocess
+
+        script = "\n".join(lines) + "\n"
+        ran = subprocess.run([fish, "-n"], input=script, text=True, capture_output=True)
+        assert (ran.returncode, ran.stderr) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("kind", "start"), [("man", ".TH BASELINKS"), ("complete-bash", "# AUTOMATICALLY GENERATED by")]
+)
+def test_generate_a_man_page_and_bash_completion(
+    kind: str, start: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra("shell")  # shtab; argparse-manpage comes with it
+    pytest.importorskip("argparse_manpage", reason="pip install -e '.[shell]' adds it")
+    assert main(["--generate", kind]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(start)
+    for option in ("--root-url", "--unique=run", "--strict", "--generate"):
+        assert option.replace("-", "\\-" if kind == "man" else "-") in out
+
+
+def test_generate_without_the_extra_or_with_a_bad_kind_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(__import__("sys").modules, "argparse_manpage", None)
+    monkeypatch.setitem(__import__("sys").modules, "argparse_manpage.manpage", None)
+    assert main(["--generate=man"]) == 2
+    assert capsys.readouterr().err == (
+        "baselinks: --generate man needs argparse-manpage: pip install 'baselinks[shell]'\n"
+    )
+    assert main(["--generate", "complete-tcsh"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "baselinks: error: argument --generate: expected one of man, complete-bash, "
+        "complete-zsh, complete-fish, alone: '--generate complete-tcsh'"
+    )
