@@ -34,6 +34,10 @@ LABELS = {
 }
 
 
+# The tools that only parse: no links, so no links/s, in their rows.
+PARSE_ONLY = ("lxml-parse", "selectolax-parse", "html5-parse", "html5-tree")
+
+
 def peers_table(rows: list[dict[str, object]]) -> str:
     lines = [
         f"| tool | {TIMES} lxml parse | pages/s | links/s | links found | peak RSS MB |",
@@ -47,7 +51,7 @@ def peers_table(rows: list[dict[str, object]]) -> str:
         links = int(row["links"])  # type: ignore[call-overload]
         pages = int(row["pages"])  # type: ignore[call-overload]
         ratio = float(row["ratio"])  # type: ignore[arg-type]
-        counted = "\u2013" if row["tool"] in ("lxml-parse", "selectolax-parse") else f"{links:,}"
+        counted = "\u2013" if row["tool"] in PARSE_ONLY else f"{links:,}"
         speed = "\u2013" if counted == "\u2013" else f"{links / seconds:,.0f}"
         strong = "**" if row["tool"] == "baselinks-rfc1808" else ""
         lines.append(

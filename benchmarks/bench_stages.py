@@ -135,7 +135,7 @@ def measure(corpus: Path, rounds: int, env: dict[str, str] | None = None) -> dic
 
 
 WHAT = {
-    "load": "decoding (browser sniffing) and the lxml parse",
+    "load": "decoding (browser sniffing) and the parse (the default parser's, into an lxml tree)",
     "base": "the retrieval URL, the first `<base href>`",
     "walk": "every link source of the table: elements, attributes, CSS, srcset; RawLink",
     "resolve": "RFC 1808 §4 and the problem codes, per distinct reference of a document",
