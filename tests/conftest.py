@@ -48,6 +48,7 @@ EXTRAS = {
     "docs": "myst_parser",
     "ranks": "igraph",
     "shell": "shtab",  # and argparse_manpage
+    "duckdb": "duckdb",
 }
 
 

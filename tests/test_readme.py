@@ -156,10 +156,7 @@ def test_pycon_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_sql_example(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A ```sql block is a query of ``links.parquet`` as `--format parquet` writes it: run by
     DuckDB on the fixtures' links, where DuckDB is installed."""
-    extra("parquet")
-    duckdb = pytest.importorskip(
-        "duckdb", reason="the SQL examples run in DuckDB: pip install duckdb"
-    )
+    duckdb = extra("duckdb")  # pyarrow too, for --format parquet
     from baselinks.cli import main
 
     argv = [str(FIXTURES / "containers" / "crawl.warc.gz"), "--format", "parquet", "-q"]
