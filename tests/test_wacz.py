@@ -14,6 +14,7 @@ import json
 import struct
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,13 +121,95 @@ def test_not_a_zip(tmp_path: Path) -> None:
     )
 
 
-def test_cut_short_no_central_directory(tmp_path: Path) -> None:
+def _local_only(data: bytes) -> bytes:
+    """A zip without its central directory (a download stopped before the end)."""
+    return data[: data.index(b"PK\x01\x02")]
+
+
+def test_cut_short_inside_a_warc_keeps_its_records_before_the_cut(tmp_path: Path) -> None:
+    # zipfile reads no member without the central directory at the end: the members are found
+    # again by their local headers, and the stored WARC read as far as the file has it
     path = tmp_path / "cut.wacz"
     path.write_bytes(WACZ.read_bytes()[: WACZ.stat().st_size // 2])
     count, errors = _errors(path)
-    assert count == 0 and errors == [
-        f"{path}: not a readable zip (a WACZ is one): File is not a zip file"
+    whole = [link.url for link in _links(WACZ)]
+    assert 0 < count < len(whole)
+    assert [link.url for link in _links(path, [])] == whole[:count]
+    assert errors[0] == (
+        f"{path}: no readable central directory (File is not a zip file): 3 members found by "
+        "their local headers, read as far as the file goes (cut short?)"
+    )
+    assert errors[-1] == (
+        f"{path}#{MEMBER}: zip member cut short: 1,231 of its 2,556 bytes in the file; the "
+        "records before the cut read"
+    )
+    assert len(errors) == 3 and "offset 1123: record cut short inside its header" in errors[1]
+
+
+def test_cut_short_after_the_warcs_reads_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "cut.wacz"
+    path.write_bytes(_local_only(WACZ.read_bytes()))
+    count, errors = _errors(path)
+    assert count == len(_links(WACZ))
+    assert [link.url for link in _links(path, [])] == [link.url for link in _links(WACZ)]
+    assert errors == [
+        f"{path}: no readable central directory (File is not a zip file): 5 members found by "
+        "their local headers, read as far as the file goes (cut short?)"
     ]
+
+
+def test_without_a_central_directory_deflated_and_descriptor_members_read(tmp_path: Path) -> None:
+    warc = WARC.read_bytes()
+    deflated = _zip(
+        tmp_path / "deflated.wacz",
+        [
+            ("archive/a.warc", gzip.decompress(warc), zipfile.ZIP_DEFLATED),
+            ("archive/b.warc.gz", warc, zipfile.ZIP_STORED),
+        ],
+    )
+    deflated.write_bytes(_local_only(deflated.read_bytes()))
+
+    class Pipe(io.RawIOBase):  # not seekable: zipfile writes each size after the data
+        written = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: Any) -> int:
+            self.written += data
+            return len(data)
+
+    pipe = Pipe()
+    with zipfile.ZipFile(pipe, "w") as archive:
+        for name, method in (
+            (MEMBER, zipfile.ZIP_STORED),
+            ("archive/d.warc", zipfile.ZIP_DEFLATED),
+        ):
+            with archive.open(zipfile.ZipInfo(name), "w") as member:
+                member.write(warc if method == zipfile.ZIP_STORED else gzip.decompress(warc))
+    assert b"PK\x07\x08" in pipe.written  # data descriptors, the local sizes 0
+    streamed = tmp_path / "streamed.wacz"
+    streamed.write_bytes(_local_only(bytes(pipe.written)))
+    for path, members in ((deflated, 2), (streamed, 2)):
+        count, errors = _errors(path)
+        assert count == 2 * len(_links(WARC)), path
+        assert errors == [
+            f"{path}: no readable central directory (File is not a zip file): {members} members "
+            "found by their local headers, read as far as the file goes (cut short?)"
+        ]
+
+
+def test_a_deflated_member_changed_without_a_central_directory_says_so(tmp_path: Path) -> None:
+    path = _zip(
+        tmp_path / "deflated.wacz",
+        [("archive/a.warc", gzip.decompress(WARC.read_bytes()), zipfile.ZIP_DEFLATED)],
+    )
+    data = bytearray(_local_only(path.read_bytes()))
+    data[-40:-20] = bytes(20)
+    path.write_bytes(data)
+    _, errors = _errors(path)
+    assert errors[0].startswith(f"{path}: no readable central directory")
+    assert errors[-1].startswith(f"{path}#archive/a.warc: damaged zip member: ")
 
 
 def test_names_that_climb_out_are_refused_and_the_rest_read(tmp_path: Path) -> None:
@@ -274,9 +357,9 @@ def test_mutated_waczs_never_raise_nor_report_an_internal_error(tmp_path: Path) 
         assert not [error for error in errors if "internal error" in error], errors
 
 
-def test_a_later_zip_version_is_one_line(tmp_path: Path) -> None:
+def test_a_later_zip_version_is_one_line_and_the_members_still_read(tmp_path: Path) -> None:
     # "version needed to extract" flipped in the central directory (the fuzz round found
-    # zipfile's NotImplementedError): no member can be listed, one line says so
+    # zipfile's NotImplementedError): zipfile lists no member; their local headers do
     data = WACZ.read_bytes()
     central = next(
         at
@@ -288,6 +371,9 @@ def test_a_later_zip_version_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "v.wacz"
     path.write_bytes(mutant)
     assert _errors(path) == (
-        0,
-        [f"{path}: not a readable zip (a WACZ is one): zip file version 14.6"],
+        len(_links(WACZ)),
+        [
+            f"{path}: no readable central directory (zip file version 14.6): 5 members found "
+            "by their local headers, read as far as the file goes (cut short?)"
+        ],
     )
