@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 from .base.layers import (
     Base,
@@ -46,7 +47,7 @@ from .resolve.link import Link, Linker, saved_copies, with_problems
 from .run.options import Keep
 from .url.resolve import resolver_class
 
-__all__ = ["MAX_SRCDOC_DEPTH", "WALKS", "part_links"]
+__all__ = ["MAX_SRCDOC_DEPTH", "WALKS", "Walking", "part_links"]
 
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
@@ -54,41 +55,51 @@ MAX_SRCDOC_DEPTH = 8
 _LINKERS_KEPT = 256
 
 
+class Walking(NamedTuple):
+    """What a walk takes besides the document and its fallback base: the run's choices, the
+    same for the documents nested in it (an iframe srcdoc, a feed entry's HTML) but for
+    :meth:`nested`'s two. ``origin``: where the document is stored (a nested one: where its
+    page is); ``parser``: what parses a nested HTML document."""
+
+    mode: str
+    select: str | None = None
+    attributes: tuple[tuple[str, str], ...] = ()
+    origin: Origin | None = None
+    parser: str = "lxml"
+    depth: int = 0
+
+    def nested(self) -> Walking:
+        """For a document inside this one: one level deeper, no ``select`` (it matches the
+        page's own elements)."""
+        return self._replace(select=None, depth=self.depth + 1)
+
+
 def _document_links(
-    document: Document,
-    fallback: Base,
-    mode: str,
-    select: str | None,
-    unread: list[str],
-    depth: int = 0,
-    attributes: tuple[tuple[str, str], ...] = (),
-    origin: Origin | None = None,
-    parser: str = "lxml",
+    document: Document, fallback: Base, walking: Walking, unread: list[str]
 ) -> list[Link]:
     """base → walk → resolve for one loaded document; what its parse could not read is added
-    to ``unread``. ``origin``: where it is stored (an iframe srcdoc: where its page is);
-    ``parser``: what parses an iframe srcdoc in it."""
+    to ``unread``."""
     if document.unread:
         unread.append(document.unread)
     # whatwg mode: a query's non-ASCII in the document's encoding as a browser chose it (None:
     # UTF-8); an ASCII-only page that declares nothing is windows-1252 there
     codec = (
         query_codec(browser_encoding(document.encoding, document.encoding_source, document.content))
-        if resolver_class(mode).query_in_document_encoding
+        if resolver_class(walking.mode).query_in_document_encoding
         else None
     )
-    base = establish_base(document.tree, fallback, mode, codec)  # RFC 1808 §3.1 over the fallback
-    link = Linker(base, mode, document.name, codec, fallback, origin).link
+    # RFC 1808 §3.1 over the fallback
+    base = establish_base(document.tree, fallback, walking.mode, codec)
+    link = Linker(base, walking.mode, document.name, codec, fallback, walking.origin).link
     links: list[Link] = []
-    for raw in raw_links(document.tree, select_roots(document.tree, select), attributes):
+    roots = select_roots(document.tree, walking.select)
+    for raw in raw_links(document.tree, roots, walking.attributes):
         if not raw.nested:
             links.append(link(raw))
-        elif depth < MAX_SRCDOC_DEPTH:
-            nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}", parser)
+        elif walking.depth < MAX_SRCDOC_DEPTH:
+            nested = load_text(raw.raw, f"{document.name}#srcdoc@{raw.line}", walking.parser)
             inner = srcdoc_fallback(base)  # its own <base> wins over it
-            found = _document_links(
-                nested, inner, mode, None, unread, depth + 1, attributes, origin, parser
-            )
+            found = _document_links(nested, inner, walking.nested(), unread)
             placed = tuple(code for code in raw.problems if code in PLACEMENTS)
             if placed:  # an iframe in <template> or <noscript>: its document is too
                 found = [with_problems(one, placed) for one in found]
@@ -97,28 +108,17 @@ def _document_links(
 
 
 def _flat_links(
-    document: Document,
-    fallback: Base,
-    mode: str,
-    select: str | None,
-    unread: list[str],
-    depth: int = 0,
-    attributes: tuple[tuple[str, str], ...] = (),
-    origin: Origin | None = None,
-    parser: str = "lxml",
-    *,
-    find: Finder,
+    document: Document, fallback: Base, walking: Walking, unread: list[str], *, find: Finder
 ) -> list[Link]:
     """resolve for a document that is no tree (find/sheets.py FINDERS: a style sheet, a
     sitemap, a robots.txt): against its own URL, no <base>, no elements for ``select`` to match;
     a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding; XML and these texts
-    are UTF-8 to URLs). (No HTML in it for ``parser`` to read: a walk's arguments are the
-    same for all.)"""
-    if select is not None:
+    are UTF-8 to URLs)."""
+    if walking.select is not None:
         return []
     if document.unread:
         unread.append(document.unread)
-    link = Linker(fallback, mode, document.name, origin=origin).link
+    link = Linker(fallback, walking.mode, document.name, origin=walking.origin).link
     links: list[Link] = []
     for found in find(document, fallback.url):
         if isinstance(found, str):
@@ -129,45 +129,36 @@ def _flat_links(
 
 
 def _feed_links(
-    document: Document,
-    fallback: Base,
-    mode: str,
-    select: str | None,
-    unread: list[str],
-    depth: int = 0,
-    attributes: tuple[tuple[str, str], ...] = (),
-    origin: Origin | None = None,
-    parser: str = "lxml",
+    document: Document, fallback: Base, walking: Walking, unread: list[str]
 ) -> list[Link]:
     """base → find → resolve for a feed (find/feeds.py): each URL against the xml:base in
     scope at its element (base/xmlbase.py), each HTML document inside it walked as a page
     whose encapsulating entity (RFC 1808 §3.2) is that element, as an iframe srcdoc's is its
     iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page)."""
-    if select is not None:
+    if walking.select is not None:
         return []
-    reader, scopes = FeedReader(document), XMLBase(fallback, mode)
+    reader, scopes = FeedReader(document), XMLBase(fallback, walking.mode)
     linkers: dict[Base, Linker] = {}  # one per base: each resolves a distinct reference once
     links: list[Link] = []
     for written, found in reader.items():
         base = scopes.base(written)  # its xml:base chain
         if isinstance(found, Document):
             inner = srcdoc_fallback(base)  # its own <base> wins over it
-            nested = _document_links(
-                found, inner, mode, None, unread, depth + 1, attributes, origin, parser
-            )
-            links.extend(nested)
+            links.extend(_document_links(found, inner, walking.nested(), unread))
             continue
         linker = linkers.get(base)
         if linker is None:
             if len(linkers) >= _LINKERS_KEPT:
                 linkers.clear()
-            linker = linkers[base] = Linker(base, mode, document.name, origin=origin)
+            linker = linkers[base] = Linker(
+                base, walking.mode, document.name, origin=walking.origin
+            )
         links.append(linker.link(found))
     unread.extend(what for what in (document.unread, reader.damage) if what)
     return links
 
 
-Walk = Callable[..., list[Link]]
+Walk = Callable[[Document, Base, Walking, list[str]], list[Link]]
 
 # How a loaded document is walked, by its type (load/containers/doctypes.py; loaded by
 # find/sheets.py LOADERS): an HTML tree, an SVG (walked as inline SVG), a feed, or one list of
@@ -210,8 +201,8 @@ def part_links(
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = own
-        walk = WALKS[part.doctype]
-        links.extend(walk(document, fallback, mode, select, unread, 0, attributes, origin, parser))
+        walking = Walking(mode, select, attributes, origin, parser)
+        links.extend(WALKS[part.doctype](document, fallback, walking, unread))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
     if keep is not None:
