@@ -87,6 +87,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.warc": {"warcio"},  # its exceptions; the reading is warcreader.py's
     "load.containers.warcreader": {"warcio"},  # warcio's iterator, bounded, damage kept
     "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
+    "load.containers.ziplocal": set(),  # zipfile's ZipInfo: members by their local headers
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only

@@ -377,3 +377,165 @@ def test_a_later_zip_version_is_one_line_and_the_members_still_read(tmp_path: Pa
             "by their local headers, read as far as the file goes (cut short?)"
         ],
     )
+
+
+# --- no central directory: the cases a review found (load/containers/ziplocal.py) ------------
+
+
+def _streamed(members: list[tuple[str, bytes, int]]) -> bytes:
+    """A zip as a writer to a pipe makes it: each member's sizes in a data descriptor after
+    its data (bit 3), the local header's sizes 0."""
+
+    class Pipe(io.RawIOBase):
+        written = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: Any) -> int:
+            self.written += data
+            return len(data)
+
+    pipe = Pipe()
+    pipe.written = bytearray()
+    with zipfile.ZipFile(pipe, "w") as archive:
+        for name, data, method in members:
+            info = zipfile.ZipInfo(name)
+            info.compress_type = method
+            with archive.open(info, "w") as member:
+                member.write(data)
+    return bytes(pipe.written)
+
+
+PLAIN = gzip.decompress(WARC.read_bytes())
+
+
+def test_a_streamed_stored_member_cut_short_says_so_not_a_wrong_crc(tmp_path: Path) -> None:
+    data = _streamed([("archive/a.warc", PLAIN, zipfile.ZIP_STORED)] * 1)
+    path = tmp_path / "streamed.wacz"
+    path.write_bytes(data[: len(data) // 2])
+    count, errors = _errors(path)
+    assert 0 < count < len(_links(WARC))
+    assert errors[-1] == (
+        f"{path}#archive/a.warc: zip member runs to the end of the file: its sizes come after "
+        "its data and no data descriptor was found (cut short?); the records before the end read"
+    )
+    assert not [error for error in errors if "CRC" in error]
+
+
+def test_a_deflated_member_cut_short_keeps_the_records_before_the_cut(tmp_path: Path) -> None:
+    path = _zip(tmp_path / "d.wacz", [("archive/a.warc", PLAIN * 40, zipfile.ZIP_DEFLATED)])
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 3 // 4])
+    count, errors = _errors(path)
+    assert count > 40 * len(_links(WARC)) // 2  # most of the 40 copies' records
+    assert errors[-1].startswith(
+        f"{path}#archive/a.warc: zip member cut short: the file ends inside its deflated data ("
+    )
+
+
+def test_sizes_in_the_header_and_a_descriptor_after_the_data(tmp_path: Path) -> None:
+    # bit 3 set with the sizes also in the local header (some writers), and a ZIP64 descriptor
+    # holding sizes under 4 GiB: the walk steps over each descriptor to the next member
+    for zip64 in (False, True):
+        streamed = bytearray(
+            _streamed([(MEMBER, WARC.read_bytes(), 0), ("archive/b.warc.gz", WARC.read_bytes(), 0)])
+        )
+        at = 0
+        while (at := streamed.find(b"PK\x03\x04", at)) >= 0:
+            struct.pack_into("<III", streamed, at + 14, zlib_crc(WARC.read_bytes()), 2556, 2556)
+            at += 4
+        if zip64:  # each descriptor written again with 8-byte sizes
+            streamed = bytearray(
+                streamed.replace(
+                    struct.pack("<4sIII", b"PK\x07\x08", zlib_crc(WARC.read_bytes()), 2556, 2556),
+                    struct.pack("<4sIQQ", b"PK\x07\x08", zlib_crc(WARC.read_bytes()), 2556, 2556),
+                )
+            )
+        path = tmp_path / f"sized-{zip64}.wacz"
+        path.write_bytes(_local_only(bytes(streamed)))
+        count, errors = _errors(path)
+        assert count == 2 * len(_links(WARC)), (zip64, errors)
+        assert len(errors) == 1 and "2 members found" in errors[0]
+
+
+def zlib_crc(data: bytes) -> int:
+    import zlib
+
+    return zlib.crc32(data)
+
+
+def test_zip64_local_headers(tmp_path: Path) -> None:
+    # sizes 0xFFFFFFFF in the local header, the real ones in its ZIP64 extra field
+    path = tmp_path / "z64.wacz"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name in (MEMBER, "archive/b.warc.gz"):
+            with archive.open(zipfile.ZipInfo(name), "w", force_zip64=True) as member:
+                member.write(WARC.read_bytes())
+    path.write_bytes(_local_only(path.read_bytes()))
+    count, errors = _errors(path)
+    assert count == 2 * len(_links(WARC))
+    assert len(errors) == 1 and "2 members found" in errors[0]
+
+
+def test_cut_after_a_zip_inside_a_warc_is_not_that_zips_directory(tmp_path: Path) -> None:
+    # cut short just after a captured .docx (a zip) inside the WARC: zipfile finds the .docx's
+    # own directory at the end and lists its members, none of them the WACZ's
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as docx:
+        docx.writestr("word/document.xml", "<w/>" * 10)
+    payload = inner.getvalue()
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\n\r\n" + payload
+    record = (
+        b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/x.docx\r\n"
+        b"WARC-Record-ID: <urn:uuid:1>\r\nWARC-Date: 2020-01-01T00:00:00Z\r\n"
+        b"Content-Type: application/http; msgtype=response\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(http) + http + b"\r\n\r\n"
+    )
+    path = _zip(tmp_path / "docx.wacz", [("archive/a.warc", PLAIN + record + PLAIN, 0)])
+    data = path.read_bytes()
+    path.write_bytes(data[: data.index(payload) + len(payload)])
+    count, errors = _errors(path)
+    assert count == len(_links(WARC))  # the records before the .docx
+    assert errors[0] == (
+        f"{path}: no readable central directory (the one at its end lists no member at its "
+        "start: another zip's, stored inside it): 1 member found by their local headers, read "
+        "as far as the file goes (cut short?)"
+    )
+
+
+def test_a_wacz_inside_a_wacz_is_not_read(tmp_path: Path) -> None:
+    # each member's bytes a zip again, 400 deep (22 KB): a RecursionError before; and stored
+    # sizes that lie, each member's view covering the next headers: links doubling per header
+    nested = WACZ.read_bytes()
+    for depth in range(400):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr(zipfile.ZipInfo(f"archive/n{depth}.warc"), nested)
+        nested = buffer.getvalue()
+    path = tmp_path / "nested.wacz"
+    path.write_bytes(nested)
+    count, errors = _errors(path)
+    assert count == 0
+    assert errors == [
+        f"{path}#archive/n399.warc: a zip where a WARC belongs: not read (no WACZ inside a WACZ)"
+    ]
+    lying = bytearray(
+        _local_only(
+            _zip(
+                tmp_path / "l.wacz", [(f"archive/a{i}.warc", PLAIN, 0) for i in range(12)]
+            ).read_bytes()
+        )
+    )
+    at = 0
+    while (at := lying.find(b"PK\x03\x04", at)) >= 0:
+        struct.pack_into("<I", lying, at + 18, 0)  # compressed size 0, uncompressed size kept
+        at += 4
+    path.write_bytes(lying)
+    count, errors = _errors(path)
+    assert count == 0 and len(errors) == 3  # the walk stops at the WARC where a header was said
+    assert "refused: stored, but 3,376 bytes declared from 0 (sizes that lie)" in errors[1]
+    assert errors[2] == (
+        f"{path}: the zip's local headers stop: no local header at byte 45 (damage?); nothing "
+        "after read"
+    )

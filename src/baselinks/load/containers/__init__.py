@@ -257,6 +257,10 @@ def _wacz(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[E
     from .wacz import iter_wacz
 
     def member(opened: BinaryIO, label: str) -> Iterator[Entry]:
+        head, opened = _head(opened)
+        if sniff(head, label) is Kind.WACZ:  # a zip in a WACZ's place of a WARC: never nested
+            yield InputError("a zip where a WARC belongs: not read (no WACZ inside a WACZ)", label)
+            return
         yield from iter_entries(opened, label, named=True, layers=given.layers)
 
     yield from iter_wacz(stream, name, member)
