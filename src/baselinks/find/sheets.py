@@ -45,7 +45,7 @@ from .css import css_urls
 from .robots import robots_links
 from .sitemaps import sitemap_links, text_sitemap_links
 from .walk import RawLink
-from .xmlparse import load_xml
+from .xmlparse import SAFE_XML, load_xml
 
 __all__ = [
     "FINDERS",
@@ -98,22 +98,13 @@ _PREFIXES = {_XLINK: "xlink", _XML: "xml"}
 
 
 def _parser(charset: str | None) -> etree.XMLParser:
-    options: dict[str, Any] = {
-        "resolve_entities": False,
-        "load_dtd": False,
-        "no_network": True,
-        "dtd_validation": False,
-        "remove_comments": True,
-        "remove_pis": True,
-        "huge_tree": True,  # a 10 MB data: URL in an <image href> is kept whole
-    }
     if charset:
         # RFC 7303 §3.2: the transport's charset wins over the XML declaration
         try:
-            return etree.XMLParser(encoding=charset, **options)
+            return etree.XMLParser(encoding=charset, **SAFE_XML)
         except LookupError:
             pass  # a label libxml2 does not know: the document says
-    return etree.XMLParser(**options)
+    return etree.XMLParser(**SAFE_XML)
 
 
 def load_svg(

@@ -38,20 +38,23 @@ from ..load.containers.coding import DecodeError, inflate
 from ..load.document import Document, Loadable, read_source
 from ..load.encoding import lookup
 
-__all__ = ["XMLEvents", "load_xml", "local_name", "release", "text_of"]
+__all__ = ["SAFE_XML", "XMLEvents", "load_xml", "local_name", "release", "text_of"]
 
 _CHUNK = 64 << 10  # bytes fed to the parser at a time
 _GZIP_MAGIC = b"\x1f\x8b"
-_OPTIONS: dict[str, Any] = {
-    "recover": True,
+# What every XML parse of a document is given (feeds and sitemaps here, SVG in sheets.py): no
+# DTD loaded or validated, no entity replaced, nothing fetched; a long text (an entry's HTML, a
+# 10 MB data: URL in an SVG's <image href>) kept whole.
+SAFE_XML: dict[str, Any] = {
     "resolve_entities": False,
     "load_dtd": False,
     "no_network": True,
     "dtd_validation": False,
     "remove_comments": True,
     "remove_pis": True,
-    "huge_tree": True,  # a long text (an entry's HTML) is kept whole
+    "huge_tree": True,
 }
+_OPTIONS: dict[str, Any] = {"recover": True, **SAFE_XML}
 
 
 def load_xml(
