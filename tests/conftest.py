@@ -36,6 +36,23 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+def assert_golden(expected: Path, name: str, links: str, errors: str) -> None:
+    """``links`` and ``errors`` (text) equal ``expected/name.jsonl`` and ``expected/name.errors``
+    (no such file: no error); with BASELINKS_REGENERATE they are written first (none: the
+    .errors file removed)."""
+    links_path = expected / f"{name}.jsonl"
+    errors_path = expected / f"{name}.errors"
+    if os.environ.get("BASELINKS_REGENERATE"):
+        expected.mkdir(exist_ok=True)
+        links_path.write_text(links, encoding="utf-8")
+        if errors:
+            errors_path.write_text(errors, encoding="utf-8")
+        elif errors_path.exists():
+            errors_path.unlink()
+    assert links == links_path.read_text(encoding="utf-8")
+    assert errors == (errors_path.read_text(encoding="utf-8") if errors_path.exists() else "")
+
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFORMANCE = FIXTURES / "conformance"
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 
 import pytest
 
 from baselinks import InputError, InputWarning, extract_links
 from baselinks.find.linktable import HEADER_LINK_SOURCES
 from baselinks.write.formats import write_jsonl
-from conftest import FIXTURES
+from conftest import FIXTURES, assert_golden
 
 HERE = FIXTURES / "containers"
 
@@ -46,18 +45,7 @@ def _run(case: dict[str, str]) -> tuple[str, str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
 def test_golden(case: dict[str, str]) -> None:
-    links, errors = _run(case)
-    links_path = EXPECTED / f"{case['case']}.jsonl"
-    errors_path = EXPECTED / f"{case['case']}.errors"
-    if os.environ.get("BASELINKS_REGENERATE"):
-        EXPECTED.mkdir(exist_ok=True)
-        links_path.write_text(links, encoding="utf-8")
-        if errors:
-            errors_path.write_text(errors, encoding="utf-8")
-        elif errors_path.exists():
-            errors_path.unlink()
-    assert links == links_path.read_text(encoding="utf-8")
-    assert errors == (errors_path.read_text(encoding="utf-8") if errors_path.exists() else "")
+    assert_golden(EXPECTED, case["case"], *_run(case))
 
 
 def test_every_fixture_is_indexed() -> None:

@@ -32,7 +32,7 @@ from baselinks.load.containers.coding import MAX_DECODED_BYTES
 from baselinks.load.containers.doctypes import DocType, document_type, file_type, may_be_document
 from baselinks.write.formats import write_jsonl
 from baselinks.write.stats import Stats
-from conftest import FIXTURES
+from conftest import FIXTURES, assert_golden
 
 HERE = FIXTURES / "discovery"
 EXPECTED = HERE / "expected"
@@ -54,17 +54,7 @@ def _run(case: dict[str, str]) -> tuple[str, str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
 def test_golden(case: dict[str, str]) -> None:
-    links, errors = _run(case)
-    links_path = EXPECTED / f"{case['case']}.jsonl"
-    errors_path = EXPECTED / f"{case['case']}.errors"
-    if os.environ.get("BASELINKS_REGENERATE"):
-        links_path.write_text(links, encoding="utf-8")
-        if errors:
-            errors_path.write_text(errors, encoding="utf-8")
-        elif errors_path.exists():
-            errors_path.unlink()
-    assert links == links_path.read_text(encoding="utf-8")
-    assert errors == (errors_path.read_text(encoding="utf-8") if errors_path.exists() else "")
+    assert_golden(EXPECTED, case["case"], *_run(case))
 
 
 def test_every_fixture_is_indexed() -> None:
