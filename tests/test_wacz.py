@@ -13,6 +13,7 @@ import io
 import json
 import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,34 @@ def test_cut_short_after_the_warcs_reads_them_all(tmp_path: Path) -> None:
     ]
 
 
+class _Pipe(io.RawIOBase):
+    """A write-only stream, not seekable: zipfile writes each member's sizes after its data."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.written += data
+        return len(data)
+
+
+def _streamed(members: list[tuple[str, bytes, int]]) -> bytes:
+    """A zip as a writer to a pipe makes it: each member's sizes in a data descriptor after
+    its data (bit 3), the local header's sizes 0."""
+    pipe = _Pipe()
+    with zipfile.ZipFile(pipe, "w") as archive:
+        for name, data, method in members:
+            info = zipfile.ZipInfo(name)
+            info.compress_type = method
+            with archive.open(info, "w") as member:
+                member.write(data)
+    return bytes(pipe.written)
+
+
 def test_without_a_central_directory_deflated_and_descriptor_members_read(tmp_path: Path) -> None:
     warc = WARC.read_bytes()
     deflated = _zip(
@@ -169,27 +198,15 @@ def test_without_a_central_directory_deflated_and_descriptor_members_read(tmp_pa
     )
     deflated.write_bytes(_local_only(deflated.read_bytes()))
 
-    class Pipe(io.RawIOBase):  # not seekable: zipfile writes each size after the data
-        written = bytearray()
-
-        def writable(self) -> bool:
-            return True
-
-        def write(self, data: Any) -> int:
-            self.written += data
-            return len(data)
-
-    pipe = Pipe()
-    with zipfile.ZipFile(pipe, "w") as archive:
-        for name, method in (
-            (MEMBER, zipfile.ZIP_STORED),
-            ("archive/d.warc", zipfile.ZIP_DEFLATED),
-        ):
-            with archive.open(zipfile.ZipInfo(name), "w") as member:
-                member.write(warc if method == zipfile.ZIP_STORED else gzip.decompress(warc))
-    assert b"PK\x07\x08" in pipe.written  # data descriptors, the local sizes 0
+    written = _streamed(
+        [
+            (MEMBER, warc, zipfile.ZIP_STORED),
+            ("archive/d.warc", gzip.decompress(warc), zipfile.ZIP_DEFLATED),
+        ]
+    )
+    assert b"PK\x07\x08" in written  # data descriptors, the local sizes 0
     streamed = tmp_path / "streamed.wacz"
-    streamed.write_bytes(_local_only(bytes(pipe.written)))
+    streamed.write_bytes(_local_only(written))
     for path, members in ((deflated, 2), (streamed, 2)):
         count, errors = _errors(path)
         assert count == 2 * len(_links(WARC)), path
@@ -382,36 +399,11 @@ def test_a_later_zip_version_is_one_line_and_the_members_still_read(tmp_path: Pa
 # --- no central directory: the cases a review found (load/containers/ziplocal.py) ------------
 
 
-def _streamed(members: list[tuple[str, bytes, int]]) -> bytes:
-    """A zip as a writer to a pipe makes it: each member's sizes in a data descriptor after
-    its data (bit 3), the local header's sizes 0."""
-
-    class Pipe(io.RawIOBase):
-        written = bytearray()
-
-        def writable(self) -> bool:
-            return True
-
-        def write(self, data: Any) -> int:
-            self.written += data
-            return len(data)
-
-    pipe = Pipe()
-    pipe.written = bytearray()
-    with zipfile.ZipFile(pipe, "w") as archive:
-        for name, data, method in members:
-            info = zipfile.ZipInfo(name)
-            info.compress_type = method
-            with archive.open(info, "w") as member:
-                member.write(data)
-    return bytes(pipe.written)
-
-
 PLAIN = gzip.decompress(WARC.read_bytes())
 
 
 def test_a_streamed_stored_member_cut_short_says_so_not_a_wrong_crc(tmp_path: Path) -> None:
-    data = _streamed([("archive/a.warc", PLAIN, zipfile.ZIP_STORED)] * 1)
+    data = _streamed([("archive/a.warc", PLAIN, zipfile.ZIP_STORED)])
     path = tmp_path / "streamed.wacz"
     path.write_bytes(data[: len(data) // 2])
     count, errors = _errors(path)
@@ -437,19 +429,19 @@ def test_a_deflated_member_cut_short_keeps_the_records_before_the_cut(tmp_path: 
 def test_sizes_in_the_header_and_a_descriptor_after_the_data(tmp_path: Path) -> None:
     # bit 3 set with the sizes also in the local header (some writers), and a ZIP64 descriptor
     # holding sizes under 4 GiB: the walk steps over each descriptor to the next member
+    warc = WARC.read_bytes()
+    crc, size = zlib.crc32(warc), len(warc)
     for zip64 in (False, True):
-        streamed = bytearray(
-            _streamed([(MEMBER, WARC.read_bytes(), 0), ("archive/b.warc.gz", WARC.read_bytes(), 0)])
-        )
+        streamed = bytearray(_streamed([(MEMBER, warc, 0), ("archive/b.warc.gz", warc, 0)]))
         at = 0
         while (at := streamed.find(b"PK\x03\x04", at)) >= 0:
-            struct.pack_into("<III", streamed, at + 14, zlib_crc(WARC.read_bytes()), 2556, 2556)
+            struct.pack_into("<III", streamed, at + 14, crc, size, size)
             at += 4
         if zip64:  # each descriptor written again with 8-byte sizes
             streamed = bytearray(
                 streamed.replace(
-                    struct.pack("<4sIII", b"PK\x07\x08", zlib_crc(WARC.read_bytes()), 2556, 2556),
-                    struct.pack("<4sIQQ", b"PK\x07\x08", zlib_crc(WARC.read_bytes()), 2556, 2556),
+                    struct.pack("<4sIII", b"PK\x07\x08", crc, size, size),
+                    struct.pack("<4sIQQ", b"PK\x07\x08", crc, size, size),
                 )
             )
         path = tmp_path / f"sized-{zip64}.wacz"
@@ -457,12 +449,6 @@ def test_sizes_in_the_header_and_a_descriptor_after_the_data(tmp_path: Path) -> 
         count, errors = _errors(path)
         assert count == 2 * len(_links(WARC)), (zip64, errors)
         assert len(errors) == 1 and "2 members found" in errors[0]
-
-
-def zlib_crc(data: bytes) -> int:
-    import zlib
-
-    return zlib.crc32(data)
 
 
 def test_zip64_local_headers(tmp_path: Path) -> None:
