@@ -201,7 +201,7 @@ def part_links(
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = own
-        walking = Walking(mode, select, attributes, origin, parser)
+        walking = Walking(mode, select=select, attributes=attributes, origin=origin, parser=parser)
         links.extend(WALKS[part.doctype](document, fallback, walking, unread))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)
