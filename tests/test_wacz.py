@@ -525,3 +525,85 @@ def test_a_wacz_inside_a_wacz_is_not_read(tmp_path: Path) -> None:
         f"{path}: the zip's local headers stop: no local header at byte 45 (damage?); nothing "
         "after read"
     )
+
+
+# --- the promise, with no central directory: nothing lost, work linear --------------------
+
+
+def _records_warc(count: int) -> tuple[bytes, list[int]]:
+    """A WARC of ``count`` one-link responses, a gzip member each, and where each record ends."""
+    out, ends = bytearray(), []
+    for i in range(count):
+        http = f'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href="/l{i}">x</a>'.encode()
+        head = (
+            f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://h{i}.example/\r\n"
+            f"WARC-Record-ID: <urn:uuid:{i}>\r\nWARC-Date: 2024-01-01T00:00:00Z\r\n"
+            "Content-Type: application/http; msgtype=response\r\n"
+            f"Content-Length: {len(http)}\r\n\r\n"
+        )
+        out += gzip.compress(head.encode() + http + b"\r\n\r\n")
+        ends.append(len(out))
+    return bytes(out), ends
+
+
+def test_every_record_wholly_before_a_cut_comes_back() -> None:
+    # a fixed-seed round: WACZs of 1-30 records cut anywhere in or after their stored WARC;
+    # every record that ends before the cut is read, and the cut is said
+    import random
+
+    rng = random.Random(5)
+    for _ in range(120):
+        warc, ends = _records_warc(rng.randint(1, 30))
+        zipped = io.BytesIO()
+        with zipfile.ZipFile(zipped, "w") as archive:
+            archive.writestr("datapackage.json", b"{}")
+            archive.writestr(zipfile.ZipInfo(MEMBER), warc)
+        data = zipped.getvalue()
+        start = data.index(MEMBER.encode()) + len(MEMBER)
+        cut = rng.randrange(start, len(data))
+        errors: list[baselinks.InputError] = []
+        found = {link.url for link in _links(io.BytesIO(data[:cut]), errors)}
+        kept = {f"http://h{i}.example/l{i}" for i, end in enumerate(ends) if start + end <= cut}
+        assert kept <= found, (cut, len(data))
+        assert errors and "no readable central directory" in str(errors[0])
+
+
+class _Counted(io.BytesIO):
+    read_bytes = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.read_bytes += len(data)
+        return data
+
+
+@pytest.mark.parametrize(
+    "member",
+    [
+        # a member of no bytes, its sizes in a descriptor: one short search each
+        b"PK\x03\x04\x14\x00\x08\x00"
+        + bytes(18)
+        + b"\x01\x00\x00\x00x"
+        + b"PK\x07\x08"
+        + bytes(12),
+        # a stored member of 60 bytes full of descriptor signatures that match no size
+        b"PK\x03\x04\x14\x00\x00\x00"
+        + bytes(10)
+        + struct.pack("<II", 60, 60)
+        + b"\x01\x00\x00\x00x"
+        + b"PK\x07\x08" * 15,
+    ],
+    ids=["empty-with-descriptor", "signatures-in-data"],
+)
+def test_the_local_walk_reads_each_byte_a_bounded_number_of_times(member: bytes) -> None:
+    # the walk grown 4, 16 and 64 times: bytes read per byte of the file stay the same (a
+    # machine-independent measure of its work; time itself is bench_hostile's)
+    from baselinks.load.containers.ziplocal import local_members
+
+    ratios = []
+    for times in (1, 4, 16, 64):
+        stream = _Counted(member * (256 * times))
+        walk = local_members(stream, 200)
+        assert len(walk.members) == 256 * times and walk.stopped is None
+        ratios.append(stream.read_bytes / len(stream.getvalue()))
+    assert max(ratios) <= 1.05 * min(ratios) and max(ratios) < 64, ratios
