@@ -1,7 +1,7 @@
 """The feed, sitemap, robots.txt and JSON-LD readers fuzzed: mutated real files (a fixed seed, so
 that a red run is reproducible), each read as its name and URL say. Every finding is a bug: an
 exception that escapes, an "internal error", a link that is not a string, a raw value that was
-not in the document. (benchmarks/fuzz.py fuzzes the containers the same way.)"""
+not in the document. (fuzz/fuzz.py fuzzes the containers the same way.)"""
 
 from __future__ import annotations
 

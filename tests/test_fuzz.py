@@ -1,5 +1,5 @@
-"""A short, fixed-seed round of the container fuzzer (benchmarks/fuzz.py): every finding is a
-bug. The long run (20,000 files and more) is `python benchmarks/fuzz.py`."""
+"""A short, fixed-seed round of the container fuzzer (fuzz/fuzz.py): every finding is a
+bug. The long run (20,000 files and more) is `python fuzz/fuzz.py`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("fuzz", ROOT / "benchmarks" / "fuzz.py")
+_spec = importlib.util.spec_from_file_location("fuzz", ROOT / "fuzz" / "fuzz.py")
 assert _spec is not None and _spec.loader is not None
 fuzz = importlib.util.module_from_spec(_spec)
 sys.modules["fuzz"] = fuzz
@@ -52,15 +52,15 @@ def test_a_fixed_seed_round_finds_nothing() -> None:
     assert sum(report.findings.values()) == 0, examples
 
 
-# --- issue 29: the families that check the promise (benchmarks/fuzz_families.py) --------------
-# Short fixed-seed rounds; `python benchmarks/fuzz.py --long` runs each at length. A finding of
+# --- issue 29: the families that check the promise (fuzz/fuzz_families.py) --------------
+# Short fixed-seed rounds; `python fuzz/fuzz.py --long` runs each at length. A finding of
 # any family is a bug; the time per byte is the long run's report, never asserted here.
 
 
 def test_a_damaged_made_archive_says_which_records_are_intact() -> None:
     import random
 
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "fuzz"))
     import fuzz_families
 
     made = fuzz_families.make_archive(random.Random(1), "warc.gz", 5)
@@ -107,9 +107,9 @@ def test_differential_a_fixed_seed_round() -> None:
 
 
 def test_each_coverage_guided_target_replays_its_seeds() -> None:
-    # atheris runs on demand (benchmarks/fuzz_atheris.py); its targets, here on their seeds
+    # atheris runs on demand (fuzz/fuzz_atheris.py); its targets, here on their seeds
     # without it, keep working: a traceback or an "internal error" fails them
-    sys.path.insert(0, str(ROOT / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "fuzz"))
     import fuzz_atheris
 
     for target in fuzz_atheris.TARGETS:

@@ -297,7 +297,7 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     (r"python -m pip install \. && baselinks extract \S+ .*", _run_first_command),
     (r'python -m pip install -e "\.\[test\]" && python -m pytest', _run_the_test_command),
     (
-        r"(python -m pip install -e \"\.\[bench\]\" && )?python benchmarks/\w+\.py .*",
+        r"(python -m pip install -e \"\.\[bench\]\" && )?python (benchmarks|fuzz)/\w+\.py .*",
         _check_benchmark,
     ),
     (r"python -m baselinks\.spark .*", _run_spark_driver),

@@ -357,7 +357,7 @@ def test_from_a_pipe_it_says_it_needs_a_file(
 
 
 def test_mutated_waczs_never_raise_nor_report_an_internal_error(tmp_path: Path) -> None:
-    # a fixed-seed round over the fixture (benchmarks/fuzz.py takes it as a seed too): bytes
+    # a fixed-seed round over the fixture (fuzz/fuzz.py takes it as a seed too): bytes
     # flipped (a version field flipped once gave zipfile's NotImplementedError), cut, inserted
     import random
 

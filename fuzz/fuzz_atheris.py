@@ -2,8 +2,8 @@
 corpus as seeds. On demand, never in CI:
 
     pip install atheris
-    python benchmarks/fuzz_atheris.py TARGET [SEEDS ...] -- [libFuzzer options]
-    python benchmarks/fuzz_atheris.py warc /work/shared/corpus/warc fixtures/containers \\
+    python fuzz/fuzz_atheris.py TARGET [SEEDS ...] -- [libFuzzer options]
+    python fuzz/fuzz_atheris.py warc /work/shared/corpus/warc fixtures/containers \\
         -- -max_total_time=600 -rss_limit_mb=2048 -max_len=262144
 
 TARGET is one of TARGETS: ``warc`` (WARC and ARC records, gzip and not), ``mime`` (MIME and
@@ -12,7 +12,7 @@ these), ``html`` (decoding, parsing, the walker and the resolver: the page's lin
 ``css``, and ``any`` (what the input sniffs as). Each runs the library's reading of the bytes as
 ``extract_links`` does, errors handed to ``on_error``: what may not happen is a traceback (an
 exception escaping, a bug) or an "internal error", which atheris reports with the input that
-made it (``crash-<sha1>``, to run again: ``python benchmarks/fuzz_atheris.py TARGET crash-...``).
+made it (``crash-<sha1>``, to run again: ``python fuzz/fuzz_atheris.py TARGET crash-...``).
 libFuzzer's own limits catch the rest: ``-rss_limit_mb`` (memory), ``-timeout`` (a hang).
 Without TARGET's SEEDS, the fixtures of its kind are the seeds. tests/test_fuzz.py replays
 each target on its seeds (no atheris needed), so that the harness itself keeps working.

@@ -1,6 +1,6 @@
 """Structure-aware fuzzing of the container readers (WARC/ARC, gzip, MIME/MHTML, HTTP).
 
-    python benchmarks/fuzz.py [--count 20000] [--seed 1] [--jobs 1] [--timeout 30] [--keep DIR]
+    python fuzz/fuzz.py [--count 20000] [--seed 1] [--jobs 1] [--timeout 30] [--keep DIR]
 
 Each seed (every file of fixtures/containers: hand-made and real WARC, MHTML and e-mail files)
 is cut into its units (the gzip members of a .warc.gz, the records of a WARC, the parts of a
@@ -727,7 +727,7 @@ def main() -> None:
     parser.add_argument(
         "--family",
         choices=(*FAMILIES, "all"),
-        help="a family of benchmarks/fuzz_families.py (or mutate, this module's), or all; "
+        help="a family of fuzz/fuzz_families.py (or mutate, this module's), or all; "
         "without it, the mutations as before",
     )
     parser.add_argument(

@@ -16,7 +16,7 @@
                   records, byte for byte.
 
 Each file is read in a child process (fuzz.Child: RLIMIT_AS, a time limit, restarted after a
-hang). ``python benchmarks/fuzz.py --family lost --count 2000`` runs one family; ``--long`` runs
+hang). ``python fuzz/fuzz.py --family lost --count 2000`` runs one family; ``--long`` runs
 them all at length; tests/test_fuzz.py runs a short fixed-seed round of each in CI.
 """
 
