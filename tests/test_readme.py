@@ -3,8 +3,8 @@
 * ```` ```console ```` blocks hold ``$ command`` lines, each followed by its expected output
   (stdout and stderr together). ``baselinks`` runs as ``python -m baselinks`` of this
   interpreter, from the repository root.
-* ```` ```pycon ```` blocks are doctests, each run on its own from the repository root with
-  ``baselinks`` imported (the first block shows the import). A block that uses the
+* ```` ```pycon ```` blocks are doctests, run from the repository root as a reader pastes them:
+  in a namespace that starts empty (nothing imported for them), each page's blocks in order. A block that uses the
   ``spark``, ``scrapy`` or ``parquet`` extra is skipped, with the reason, where the extra is not installed
   (never in CI, which installs both and requires their tests).
 * ```` ```sh ```` lines are install, benchmark and cluster commands: each must match one of
@@ -134,17 +134,29 @@ def _needs(text: str) -> list[str]:
     return [name for name in names if re.search(rf"\b(py)?{name}\b", text)]
 
 
+def _page_so_far(block: Block) -> list[Block]:
+    """The ```pycon blocks of ``block``'s page up to it, in order: what a reader has pasted
+    into one interpreter by then."""
+    page = block.where.rpartition(":")[0]
+    blocks = [each for each in _of("pycon") if each.where.rpartition(":")[0] == page]
+    return blocks[: blocks.index(block) + 1]
+
+
 @pytest.mark.parametrize("block", _of("pycon"), ids=[b.where for b in _of("pycon")])
 def test_pycon_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in _needs(block.text):
+    """Run as pasted: in a namespace with nothing in it (no ``baselinks`` given) but what the
+    page's blocks before it made, each block importing what it names first."""
+    so_far = _page_so_far(block)
+    for name in {need for each in so_far for need in _needs(each.text)}:
         extra(name)
     monkeypatch.chdir(ROOT)
-    test = doctest.DocTestParser().get_doctest(
-        block.text, {"baselinks": baselinks}, block.where, block.where, 0
-    )
-    output: list[str] = []
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test, out=output.append)
+    namespace: dict[str, Any] = {}
+    for each in so_far:
+        test = doctest.DocTestParser().get_doctest(each.text, namespace, each.where, each.where, 0)
+        output: list[str] = []
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test, out=output.append, clear_globs=False)
+        namespace = test.globs  # (a DocTest runs in a copy of the namespace it is given)
     assert runner.failures == 0, "".join(output)
     assert runner.tries > 0
 
