@@ -18,6 +18,7 @@ from functools import partial
 from itertools import chain
 from typing import Literal, ParamSpec, TypeVar
 
+from .base.layers import retrieval_url
 from .errors import InputError, InputWarning, SelectError, describe, raise_first
 from .find.linktable import KINDS
 from .find.walk import attribute_pairs, select_roots
@@ -117,6 +118,8 @@ def iter_links(
     same order; a worker that dies is an ``InputError``, its work done again.
     """
     refuse_wrong_types(source, url=url, name=name, charset=charset, mode=mode)
+    if url is not None:
+        retrieval_url(url)  # absolute, with a scheme: else ValueError
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
     given = given_inputs(source, name, strict, url, root_url, root, report, tally)
@@ -225,6 +228,8 @@ def iter_rendered(
     """
     scope = unique_scope(unique)
     keep = keep_only(schemes, same_host, external)
+    if url is not None:
+        retrieval_url(url)
     options = Options(url, (), charset)
     given = (Input(*one) for one in inputs)
     count = counter(summary, scope)
