@@ -214,6 +214,7 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
             headers=options.headers or headers,
             charset=options.charset,
             named=given.strict,
+            where=fetched,
         )
         if own is not None:
             found = _mirrored(found, own)
