@@ -297,3 +297,41 @@ def test_fields_complete_after_the_last_comma_in_fish_and_zsh(
     zsh = capsys.readouterr().out
     assert ":A,B,C:_baselinks_fields" in zsh  # the option's values, from the function:
     assert "_values -s , field url raw base base_source " in zsh  # a list with commas
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_slow_path_is_said_once_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An install without compiled modules (no C compiler, a py3-none-any wheel) runs the pure
+    path, about half as fast: said on a terminal, the first time only (a mark in the cache)."""
+    from baselinks import compiled
+
+    page = str(FIXTURES / "html" / "base-late.html")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("BASELINKS_PURE", raising=False)
+    monkeypatch.setattr(compiled, "_built", lambda name: False)  # as an install without them
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    said = []
+    for stderr in (_Terminal(), _Terminal(), io.StringIO()):
+        monkeypatch.setattr("sys.stderr", stderr)
+        assert main(["extract", page, "--format", "text"]) == 0
+        said.append([line for line in stderr.getvalue().splitlines() if "note:" in line])
+    assert said[0] == [
+        "baselinks: note: the pure-Python path runs, about half as fast (no compiled module was "
+        "built at install: no C compiler, or a py3-none-any wheel); a wheel for this platform, "
+        "or pip install with a C compiler, gives the compiled one (said once; baselinks "
+        "--version tells the path)"
+    ]
+    assert said[1:] == [[], []]  # the second time; not on a terminal
+    # asked for (BASELINKS_PURE), or built: nothing to say
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    monkeypatch.setenv("BASELINKS_PURE", "1")
+    assert compiled.slow_path() is None
+    monkeypatch.delenv("BASELINKS_PURE")
+    monkeypatch.setattr(compiled, "_built", lambda name: True)
+    assert compiled.slow_path() is None

@@ -33,7 +33,7 @@ from .. import compiled
 from .._version import __version__
 from ..errors import SelectError, printable, say
 from . import graphcommand, urlcommands
-from .report import Progress, Teller, on_terminal, total_size
+from .report import Progress, Teller, on_terminal, slow_path_once, total_size
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -353,6 +353,8 @@ def _run(args: argparse.Namespace) -> int:
 
     output: Output | None = None
     resumed: Resumed | None = None
+    if args.command in ("extract", "graph") and not getattr(args, "quiet", False):
+        slow_path_once()  # a terminal's one line, the first time the pure path runs
     try:
         with signals_held():  # a temporary file, once made, is known, to be removed
             if getattr(args, "resume", False):  # extract --resume: FILE.partial and a journal
