@@ -1,0 +1,168 @@
+"""folder: where a graph is written: the output folder checked, held by one run at a time, a
+work folder of the run's own in it, and what ``--resume`` finds there again.
+
+    GraphFolder.open(DIR)   DIR made if missing; refused in one line when it is a file, under
+                            a file, a device (/dev/null) or not writable; locked (flock on
+                            DIR/.baselinks-graph.lock) for the whole run: a second run into
+                            DIR is refused at once, naming the first ("one wins whole, the
+                            other says so"); the lock goes with the process, a kill too
+    work()                  a new folder DIR/.baselinks-graph-XXXXXXXX (unique: mkdtemp) for
+                            the sort's runs and the files being written, removed at the end
+    resumable(key)          DIR/.baselinks-graph-resume: the same for a run with --resume,
+                            kept when the run is cut, with its checkpoint (state.json): the
+                            command's key, the inputs done, the sort's runs, the counts
+
+A checkpoint is written whole or not at all (the runs fsync'd, then state.json by rename), so a
+run killed at any point (SIGKILL too) is resumed from the last one, and files a cut run left
+after it (runs not in the checkpoint) are removed first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FolderError", "GraphFolder", "Resumable"]
+
+LOCK = ".baselinks-graph.lock"
+RESUME = ".baselinks-graph-resume"
+_STATE = "state.json"
+
+
+class FolderError(Exception):
+    """The output folder cannot be used: one line for the user, naming it."""
+
+    def __init__(self, folder: str, reason: str) -> None:
+        super().__init__(f"{folder}: {reason}")
+        self.folder, self.reason = folder, reason
+
+
+def _words(exc: OSError) -> str:
+    return exc.strerror.lower() if exc.strerror else str(exc)
+
+
+class GraphFolder:
+    """An output folder, checked and locked (:meth:`open`); :meth:`close` unlocks it."""
+
+    def __init__(self, path: Path, lock: int) -> None:
+        self.path, self.lock = path, lock
+
+    @classmethod
+    def open(cls, given: str | os.PathLike[str]) -> GraphFolder:
+        path = Path(given)
+        name = os.fspath(given)
+        try:
+            status = os.stat(path)
+        except FileNotFoundError:
+            status = None
+        except OSError as exc:  # a path under a file: "not a directory"
+            raise FolderError(name, _words(exc)) from None
+        if status is not None and not stat.S_ISDIR(status.st_mode):
+            kind = "a file" if stat.S_ISREG(status.st_mode) else "not a regular folder"
+            raise FolderError(name, f"{kind}, not a folder: the graph is written in a folder")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            lock = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as exc:
+            raise FolderError(name, _words(exc)) from None
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(lock, 64, 0).decode("ascii", "replace").strip()
+            os.close(lock)
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise FolderError(
+                name, f"another baselinks run is writing in it{who}: not written"
+            ) from None
+        os.ftruncate(lock, 0)
+        os.pwrite(lock, f"{os.getpid()}\n".encode(), 0)
+        return cls(path, lock)
+
+    def work(self) -> Path:
+        """A new work folder of this run's own, in the output folder (its disk)."""
+        try:
+            return Path(tempfile.mkdtemp(prefix=".baselinks-graph-", dir=self.path))
+        except OSError as exc:
+            raise FolderError(os.fspath(self.path), _words(exc)) from None
+
+    def resumable(self, key: dict[str, Any]) -> Resumable:
+        """The resume folder, and what it holds for the command ``key`` (nothing when the
+        command is another or none ran: then it is started again, empty)."""
+        return Resumable(self.path / RESUME, key)
+
+    def close(self) -> None:
+        # the lock file stays: unlinked, a run that had opened it and one that makes it anew
+        # would each hold a lock
+        with contextlib.suppress(OSError):
+            os.ftruncate(self.lock, 0)
+        with contextlib.suppress(OSError):
+            os.close(self.lock)
+
+
+class Resumable:
+    """The resume folder of a run with ``--resume``: its checkpoint, read and written."""
+
+    def __init__(self, path: Path, key: dict[str, Any]) -> None:
+        self.path, self.key = path, key
+        self.state: dict[str, Any] = {}
+        self.other = False  # a checkpoint of another command was there (now gone)
+        try:
+            found = json.loads((path / _STATE).read_text("utf-8"))
+        except (OSError, ValueError):
+            found = None
+        if isinstance(found, dict) and found.get("key") == key:
+            self.state = found
+        else:
+            self.other = isinstance(found, dict)
+            shutil.rmtree(path, ignore_errors=True)
+        path.mkdir(exist_ok=True)
+        kept = {os.path.basename(p) for runs in self.runs().values() for p in runs}
+        for leftover in path.iterdir():  # what a cut run wrote after its last checkpoint
+            if leftover.name not in kept and leftover.name != _STATE:
+                if leftover.is_dir():
+                    shutil.rmtree(leftover, ignore_errors=True)
+                else:
+                    leftover.unlink(missing_ok=True)
+
+    @property
+    def done(self) -> int:
+        """How many inputs the checkpoint holds (the run goes on after them)."""
+        return int(self.state.get("done", 0))
+
+    def runs(self) -> dict[str, list[str]]:
+        saved = self.state.get("runs", {})
+        return {kind: [str(self.path / name) for name in names] for kind, names in saved.items()}
+
+    def counts(self) -> dict[str, Any]:
+        found: dict[str, Any] = self.state.get("counts", {})
+        return found
+
+    def checkpoint(self, done: int, runs: dict[str, list[str]], counts: dict[str, Any]) -> None:
+        """``done`` inputs are in ``runs`` (written): made durable, then recorded."""
+        for paths in runs.values():
+            for run in paths:
+                with open(run, "rb") as opened:
+                    os.fsync(opened.fileno())
+        names = {kind: [os.path.basename(p) for p in paths] for kind, paths in runs.items()}
+        self.state = {"key": self.key, "done": done, "runs": names, "counts": counts}
+        partial = self.path / f"{_STATE}.partial"
+        with open(partial, "w", encoding="utf-8") as out:
+            json.dump(self.state, out, sort_keys=True)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, self.path / _STATE)
+        directory = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
