@@ -3,9 +3,9 @@ work folder of the run's own in it, and what ``--resume`` finds there again.
 
     GraphFolder.open(DIR)   DIR made if missing; refused in one line when it is a file, under
                             a file, a device (/dev/null) or not writable; locked (flock on
-                            DIR/.baselinks-graph.lock) for the whole run: a second run into
-                            DIR is refused at once, naming the first ("one wins whole, the
-                            other says so"); the lock goes with the process, a kill too
+                            the folder itself: no lock file) for the whole run: a second run
+                            into DIR is refused at once ("one wins whole, the other says
+                            so"); the lock goes with the process, a kill too
     work()                  a new folder DIR/.baselinks-graph-XXXXXXXX (unique: mkdtemp) for
                             the sort's runs and the files being written, removed at the end
     resumable(key)          DIR/.baselinks-graph-resume: the same for a run with --resume,
@@ -31,7 +31,6 @@ from typing import Any
 
 __all__ = ["FolderError", "GraphFolder", "Resumable"]
 
-LOCK = ".baselinks-graph.lock"
 RESUME = ".baselinks-graph-resume"
 _STATE = "state.json"
 
@@ -65,24 +64,21 @@ class GraphFolder:
         except OSError as exc:  # a path under a file: "not a directory"
             raise FolderError(name, _words(exc)) from None
         if status is not None and not stat.S_ISDIR(status.st_mode):
-            kind = "a file" if stat.S_ISREG(status.st_mode) else "not a regular folder"
+            kind = "a file" if stat.S_ISREG(status.st_mode) else "a device or a special file"
             raise FolderError(name, f"{kind}, not a folder: the graph is written in a folder")
         try:
             path.mkdir(parents=True, exist_ok=True)
-            lock = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            lock = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            if not os.access(path, os.W_OK):
+                os.close(lock)
+                raise PermissionError(13, "Permission denied")
         except OSError as exc:
             raise FolderError(name, _words(exc)) from None
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.pread(lock, 64, 0).decode("ascii", "replace").strip()
             os.close(lock)
-            who = f" (process {holder})" if holder.isdigit() else ""
-            raise FolderError(
-                name, f"another baselinks run is writing in it{who}: not written"
-            ) from None
-        os.ftruncate(lock, 0)
-        os.pwrite(lock, f"{os.getpid()}\n".encode(), 0)
+            raise FolderError(name, "another baselinks run is writing in it: not written") from None
         return cls(path, lock)
 
     def work(self) -> Path:
@@ -98,12 +94,8 @@ class GraphFolder:
         return Resumable(self.path / RESUME, key)
 
     def close(self) -> None:
-        # the lock file stays: unlinked, a run that had opened it and one that makes it anew
-        # would each hold a lock
         with contextlib.suppress(OSError):
-            os.ftruncate(self.lock, 0)
-        with contextlib.suppress(OSError):
-            os.close(self.lock)
+            os.close(self.lock)  # the lock with it
 
 
 class Resumable:
