@@ -207,7 +207,9 @@ def test_the_external_sort_equals_sets_and_sorted_whatever_the_run_size(
     expected = sorted({(ids[s], ids[t]) for s, ts in documents for t in ts if t != s})
     assert sink.edges == expected
     # the counts added up across runs: links per pair, pages (documents) per pair
-    assert sink.counts == [(links[names[s], names[d]], pages[names[s], names[d]]) for s, d in expected]
+    assert sink.counts == [
+        (links[names[s], names[d]], pages[names[s], names[d]]) for s, d in expected
+    ]
     assert list(tmp_path.iterdir()) == []  # its temporary runs removed
     assert runs >= (0 if run_size > 1000 else 2)
 
