@@ -47,7 +47,7 @@ __all__ = ["GraphOptions", "GraphSummary", "build_graph", "graph_of"]
 Given = tuple[Source, str | None, bool] | tuple[Source, str | None, bool, str | None]
 # process_webgraph.sh's rule for a graph's name (its files' prefix): safe as a file name
 NAME = re.compile(r"[a-zA-Z0-9_][a-zA-Z0-9_.-]+[a-zA-Z0-9_]\Z")
-CHECKPOINT_SECONDS = 5.0  # with resume: a checkpoint after the batch that ends past this
+CHECKPOINT_SECONDS = 1.0  # with resume: a checkpoint after the batch that ends past this
 
 
 @dataclass(frozen=True)
