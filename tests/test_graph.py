@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 import shutil
 import subprocess
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,7 @@ def _read(folder: Path) -> tuple[list[str], list[tuple[str, str]]]:
 
 def _independent(links: list[baselinks.Link], level: str) -> tuple[set[str], set[tuple[str, str]]]:
     """The graph of these links by the simplest code: a set of names, a set of pairs."""
-    name = {"host": host_name, "page": page_name}[level]
+    name: Callable[[str], tuple[str | None, str]] = host_name if level == "host" else page_name
     vertices, edges = set(), set()
     for link in links:
         source = link.page_url and name(link.page_url)[0]

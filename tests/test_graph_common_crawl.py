@@ -15,10 +15,12 @@ The tables are theirs, turned into ours, each with where it comes from:
 from __future__ import annotations
 
 import gzip
+import itertools
 import shutil
 import subprocess
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,7 +128,7 @@ PRIVATE_DOMAINS = [
 # name holds one), testConvertStripWww is the --aggregation-level host-without-www mode (hosts
 # without www., not domains: --www strip at host level here), testConvertNodesNotSorted is the
 # Java reader refusing unsorted input (ours sorts its own).
-DOMAIN_TABLES = {
+DOMAIN_TABLES: dict[str, tuple[list[str], list[tuple[str, int]], dict[str, Any]]] = {
     "hyphenated": (HYPHENATED, HYPHENATED_DOMAINS, {}),
     "hyphenated-multipart": (HYPHENATED, HYPHENATED_MULTIPART, {"multipart": True}),
     "subdomain-only": (SUBDOMAIN_ONLY, SUBDOMAIN_ONLY_DOMAINS, {}),
@@ -200,7 +202,7 @@ def test_the_host_graph_files_as_cc_webgraph_reads_them(tmp_path: Path) -> None:
     names = [line.split("\t")[1] for line in vertices]
     assert [int(line.split("\t")[0]) for line in vertices] == list(range(len(vertices)))
     # the order of HostToDomainGraph's check (String.compareTo: UTF-16 code units, here ASCII)
-    assert all(a < b for a, b in zip(names, names[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(names))
     assert set(names) == set(hosts)
     edges = [
         tuple(map(int, line.split("\t"))) for line in _lines(out / "cc-main-test-host-edges.txt.gz")

@@ -13,6 +13,7 @@ import json
 import shutil
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ import baselinks
 from baselinks.cli import main
 from baselinks.graph import build_graph
 from baselinks.graph.names import namer, page_name
+from baselinks.url.canonical import domain
 from conftest import FIXTURES, extra
 from conftest import warc as _warc
 
@@ -110,7 +112,7 @@ def test_parquet_output_read_back(crawl: Path, tmp_path: Path) -> None:
 
 def test_web_hosts_only_by_default(crawl: Path, tmp_path: Path) -> None:
     made = build_graph([crawl], tmp_path / "web")
-    names, edges = graph_names(tmp_path / "web")
+    names, _edges = graph_names(tmp_path / "web")
     assert not any("cnn" in name for name in names)  # android-app://: an app, no host
     assert "org.example.ftp" in names  # ftp://: a host, as Common Crawl's graph has it
     assert made.dropped_links["not-web"] == 3  # android-app:, mailto:, javascript:
@@ -152,14 +154,16 @@ def test_weights_at_page_and_domain_level(level: str, crawl: Path, tmp_path: Pat
     build_graph([crawl], tmp_path, level=level, weights=True)
     _, edges = graph_names(tmp_path)
     field = "surt" if level == "page" else "domain"
-    source = {"page": lambda u: page_name(u)[0], "domain": baselinks.url.canonical.domain}[level]
+    source: Callable[[str], str | None] = {"page": lambda u: page_name(u)[0], "domain": domain}[
+        level
+    ]
     links: Counter[tuple[str, str]] = Counter()
     pages: set[tuple[str, str, str]] = set()
     for link in baselinks.iter_links(crawl):
         if not link.url.startswith(("http://", "https://", "ftp://")):
             continue
         target = getattr(link, field)
-        src = source(link.page_url)
+        src = source(link.page_url or "")
         if level == "domain":
             src = ".".join(reversed(src.split("."))) if src else src
             target = ".".join(reversed(target.split("."))) if target else target

@@ -155,10 +155,10 @@ def test_two_runs_into_one_folder_one_wins_whole(
                 str(tmp_path / "both"),
                 "--level",
                 level,
-            ],  # fmt: skip
+            ],
             stderr=subprocess.PIPE,
             text=True,
-        )  # fmt: skip
+        )
         for i, level in enumerate(("page", "host"))
     ]
     said = [run.communicate()[1] for run in runs]
