@@ -36,6 +36,7 @@ from ..api import iter_pages
 from ..errors import InputError, describe, raise_first
 from ..run.batch import Source, Summary, counted
 from ..run.options import keep_only
+from ..url.resolve import MODES
 from .files import FORMATS, GraphFiles
 from .folder import GraphFolder, Resumable
 from .names import LEVELS, DocumentNamer, Names
@@ -65,7 +66,7 @@ class GraphOptions:
     schemes: tuple[str, ...] | None = None
     same_host: bool = False
     external: bool = False
-    mode: str = "rfc1808"
+    mode: str = MODES[0]  # rfc1808
     url: str | None = None
 
     def checked(self) -> GraphOptions:

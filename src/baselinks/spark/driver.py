@@ -257,9 +257,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # after Spark has stopped, so that nothing of its own follows: the summary's lines last
     if written is not None:
         print(f"baselinks: counters in {written}", file=sys.stderr)
-    print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)
-    if args.graph is not None and counters.dropped_text():
+    if args.graph is not None and counters.dropped_text():  # what the graph left out, then
         print(f"baselinks: {args.graph} graph: {counters.dropped_text()}", file=sys.stderr)
+    print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)  # the summary: last
     return 1 if record["failed_files"] else 0
 
 
