@@ -29,7 +29,7 @@ import functools
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["HOST_REASONS", "WEB_LINK", "domain_of", "host_vertex", "reverse"]
+__all__ = ["HOST_REASONS", "WEB_LINK", "domain_of", "host_vertex", "reverse", "web_host_vertex"]
 
 # Why a URL has no host vertex (each a stable code, counted on the summary line).
 HOST_REASONS = {
@@ -65,7 +65,17 @@ def _hostname(url: str) -> tuple[str | None, str]:
     return (found, "ok") if found else (None, "no-host")
 
 
-@functools.lru_cache(maxsize=_CACHE)
+def web_host_vertex(url: str, keep_www: bool = True) -> tuple[str | None, str]:
+    """:func:`host_vertex` of a link Common Crawl's graph takes as one to a host (:data:`WEB_LINK`),
+    else None and ``"not-web"``: one pattern for most links (``http(s)://`` and a plain host)."""
+    simple = _SIMPLE.match(url)
+    if simple is not None:
+        return _named(simple.group(1), keep_www)
+    if WEB_LINK.match(url) is None:
+        return None, "not-web"
+    return host_vertex(url, keep_www)
+
+
 def host_vertex(url: str, keep_www: bool = True) -> tuple[str | None, str]:
     """``url``'s host vertex, reversed (``com.example.www``), or None and the reason
     (:data:`HOST_REASONS`). ``keep_www=False`` strips a leading ``www.`` where two labels
@@ -73,6 +83,11 @@ def host_vertex(url: str, keep_www: bool = True) -> tuple[str | None, str]:
     found, reason = _hostname(url)
     if found is None:
         return None, reason
+    return _named(found, keep_www)
+
+
+@functools.lru_cache(maxsize=_CACHE)  # by host: a crawl has far fewer hosts than URLs
+def _named(found: str, keep_www: bool) -> tuple[str | None, str]:
     name = found.strip().lower()
     if not 1 <= len(name) <= 253:
         return None, "host-too-long"

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple, Protocol
 
 from ..url.surt import surt_reason
-from .hosts import HOST_REASONS, WEB_LINK, domain_of, host_vertex
+from .hosts import HOST_REASONS, WEB_LINK, domain_of, host_vertex, web_host_vertex
 
 __all__ = [
     "LEVELS",
@@ -96,26 +96,37 @@ def host_name(url: str, keep_www: bool = True) -> tuple[str | None, str]:
 
 
 def _domain_name(
-    url: str, keep_www: bool, private: bool, multipart: bool
+    url: str, keep_www: bool, private: bool, multipart: bool, web: bool = False
 ) -> tuple[str | None, str]:
-    vertex, reason = host_vertex(url, keep_www)
+    vertex, reason = (web_host_vertex if web else host_vertex)(url, keep_www)
     if vertex is None:
         return None, reason
     found = domain_of(vertex, private, multipart)
     return (found, "ok") if found is not None else (None, "public-suffix")
 
 
+def _web_page_name(url: str) -> tuple[str | None, str]:
+    if WEB_LINK.match(url) is None:
+        return None, "not-web"
+    return page_name(url)
+
+
 def namer(
-    level: str, keep_www: bool = True, private: bool = False, multipart: bool = False
+    level: str,
+    keep_www: bool = True,
+    private: bool = False,
+    multipart: bool = False,
+    web: bool = False,
 ) -> Namer:
-    """The function that names a URL's vertex at ``level`` (page, host, domain)."""
+    """The function that names a URL's vertex at ``level`` (page, host, domain); ``web``: a
+    link Common Crawl's graph takes as no link to a host (hosts.WEB_LINK) is none, "not-web"."""
     if level == "page":
-        return page_name
+        return _web_page_name if web else page_name
     if level == "host":
-        return functools.partial(host_vertex, keep_www=keep_www)
+        return functools.partial(web_host_vertex if web else host_vertex, keep_www=keep_www)
     if level == "domain":
         return functools.partial(
-            _domain_name, keep_www=keep_www, private=private, multipart=multipart
+            _domain_name, keep_www=keep_www, private=private, multipart=multipart, web=web
         )
     raise ValueError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
 
@@ -163,16 +174,11 @@ class DocumentNamer:
         members = self.members(page, [link.url for link in links])
         if source is None:  # its links have no edge to make: each dropped for its document
             return Names(None, (), (("no-source", len(links)),), members)
-        name = namer(self.level, self.keep_www, self.private, self.multipart)
-        web = self.schemes is None
+        name = namer(self.level, self.keep_www, self.private, self.multipart, self.schemes is None)
         targets: Counter[str] = Counter()
         dropped: Counter[str] = Counter()
         for link in links:
-            url = link.url
-            if web and WEB_LINK.match(url) is None:
-                dropped["not-web"] += 1
-                continue
-            vertex, reason = name(url)
+            vertex, reason = name(link.url)
             if vertex is None:
                 dropped[reason] += 1
             elif vertex == source:  # Common Crawl drops self-loops too
@@ -199,11 +205,9 @@ class DocumentNamer:
         if own is None:
             return ()  # no host vertex: its links make none either
         hosts = {own}
-        web = self.schemes is None
+        name = web_host_vertex if self.schemes is None else host_vertex
         for url in urls:
-            if web and WEB_LINK.match(url) is None:
-                continue
-            vertex, _ = host_vertex(url, self.keep_www)
+            vertex, _ = name(url, self.keep_www)
             if vertex is not None:
                 hosts.add(vertex)
         found = ((domain_of(h, self.private, self.multipart), h) for h in hosts)

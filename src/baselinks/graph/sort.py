@@ -44,6 +44,7 @@ __all__ = ["FAN_IN", "RUN_SIZE", "EdgeSink", "ExternalGraph"]
 RUN_SIZE = 250_000  # pairs (or names) held before a sorted run is written
 FAN_IN = 64  # runs merged at once (open files); more are merged in rounds
 _PAD = 12  # digits of a zero-padded vertex id in stage 2's runs: up to 10**12 vertices
+_SHIFT, _PAGES = 32, (1 << 32) - 1  # a waiting pair's counts in one int: links, then pages
 _BUFFER = 1 << 20
 
 Reduce = Callable[[Iterator[str]], Iterator[str]]
@@ -169,29 +170,31 @@ class ExternalGraph:
         if run_size < 1:
             raise ValueError(f"run_size must be at least 1: {run_size}")
         self.folder, self.run_size = folder, run_size
-        self.pairs: dict[str, list[int]] = {}  # "dst\tsrc" → [links, pages]
+        # "dst\tsrc" → links << 32 | pages: one int, not a list (some 40 bytes less a pair)
+        self.pairs: dict[str, int] = {}
         self.names: set[str] = set()
         self.members: set[str] = set()  # "domain\thost" (domain level: n_hosts)
         given = saved or {}
         self.runs = {kind: _Runs(folder, kind, given.get(kind, ())) for kind in _KINDS}
         self.keep = False  # True: the runs written before finish() stay (a checkpoint's)
+        self.added = 0  # documents added since the last spill
 
     def add(self, source: str, targets: Iterable[Target], members: Iterable[str] = ()) -> None:
         """A document: its vertex, an edge to each of ``targets`` (distinct, not itself) with
         its count of links (and one page), and its hosts (``members``)."""
         self.names.add(source)
-        pairs = self.pairs
+        pairs, names = self.pairs, self.names
         for target, links in targets:
             key = f"{target}\t{source}"
             counts = pairs.get(key)
             if counts is None:
-                pairs[key] = [links, 1]
-                self.names.add(target)
+                pairs[key] = links << _SHIFT | 1
+                names.add(target)
             else:
-                counts[0] += links
-                counts[1] += 1
+                pairs[key] = counts + (links << _SHIFT) + 1
         self.member(members)
-        if max(len(pairs), len(self.names), len(self.members)) >= self.run_size:
+        self.added += 1  # a pair's pages in one run stay below 2**32 (its int's low half)
+        if max(len(pairs), len(names), len(self.members)) >= self.run_size or self.added >> 31:
             self.spill()
 
     def member(self, members: Iterable[str]) -> None:
@@ -204,12 +207,13 @@ class ExternalGraph:
         """What waits, written as sorted runs (none for an empty kind); their paths."""
         written = []
         if self.pairs:
-            lines = (f"{key}\t{n[0]}\t{n[1]}" for key, n in sorted(self.pairs.items()))
+            lines = (f"{key}\t{n >> _SHIFT}\t{n & _PAGES}" for key, n in sorted(self.pairs.items()))
             written.append(self.runs["pairs"].write(lines))
         for kind, waiting in (("names", self.names), ("members", self.members)):
             if waiting:
                 written.append(self.runs[kind].write(sorted(waiting)))
         self.pairs, self.names, self.members = {}, set(), set()
+        self.added = 0
         return written
 
     def saved(self) -> dict[str, list[str]]:
