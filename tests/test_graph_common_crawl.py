@@ -289,3 +289,42 @@ def test_the_ranks_file_as_process_webgraph_writes_it(tmp_path: Path) -> None:
     compute_ranks(tmp_path / "d")
     lines = _lines(tmp_path / "d" / "ddd-ranks.txt.gz")
     assert lines == [CC_HEADER + "\t#n_hosts", "1\t0.0\t1\t1.0\tcom.example\t3"]
+
+
+def test_the_host_graph_takes_what_common_crawls_takes(tmp_path: Path) -> None:
+    """Links, a redirect's Location, a Link header, a robots.txt's Sitemap: line: each an edge,
+    as cc-pyspark's ExtractHostLinksJob takes them (process_redirect, extract_http_header_links,
+    process_robotstxt)."""
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    out = io.BytesIO()
+    writer = WARCWriter(out, gzip=True)
+    for url, status, headers, body in [
+        ("http://a.example.com/robots.txt", "200 OK", [("Content-Type", "text/plain")],
+         b"User-agent: *\nSitemap: https://sitemaps.example.org/s.xml\n"),
+        ("http://a.example.com/old", "301 Moved Permanently",
+         [("Location", "https://b.example.net/new"), ("Content-Type", "text/html")], b""),
+        ("http://c.example.com/", "200 OK",
+         [("Content-Type", "text/html"), ("Link", "<https://cdn.example.org/x.css>; rel=preload")],
+         b'<a href="http://d.example.com/">d</a>'),
+    ]:  # fmt: skip
+        http = StatusAndHeaders(status, headers, "HTTP/1.1")
+        record = writer.create_warc_record(
+            url, "response", payload=io.BytesIO(body), length=len(body), http_headers=http
+        )
+        writer.write_record(record)
+    build_graph([out.getvalue()], tmp_path)
+    names = [line.split("\t")[1] for line in (tmp_path / "vertices.tsv").read_text().splitlines()]
+    edges = [
+        (names[int(s)], names[int(d)])
+        for s, d in (line.split("\t") for line in (tmp_path / "edges.tsv").read_text().splitlines())
+    ]
+    assert sorted(edges) == [
+        ("com.example.a", "net.example.b"),  # the redirect
+        ("com.example.a", "org.example.sitemaps"),  # robots.txt's Sitemap:
+        ("com.example.c", "com.example.d"),  # a link
+        ("com.example.c", "org.example.cdn"),  # the Link header
+    ]
