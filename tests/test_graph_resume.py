@@ -114,14 +114,45 @@ def test_killed_at_random_points_and_resumed_the_same_bytes(tmp_path: Path) -> N
     assert _files(out) == expected
 
 
-def test_another_command_is_not_resumed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    inputs = [str(p) for p in _inputs(tmp_path / "in", 1)]
+def test_another_command_is_refused_saying_what_differs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = [str(p) for p in _inputs(tmp_path / "in", 2)]
     out = tmp_path / "g"
-    (out / ".baselinks-graph-resume").mkdir(parents=True)
-    (out / ".baselinks-graph-resume" / "state.json").write_text('{"key": {"other": 1}, "done": 3}')
-    assert main(["graph", *inputs, "-q", "-o", str(out), "--resume"]) == 0
-    assert main(["graph", *inputs, "-q", "-o", str(tmp_path / "plain")]) == 0
-    assert _files(out) == _files(tmp_path / "plain")
+    monkeypatch.setattr(module, "CHECKPOINT_SECONDS", 0.0)
+    pages = module._Builder.pages
+    calls = [0]
+
+    def cut_short(self: object, *args: object) -> None:
+        calls[0] += 1
+        if calls[0] == 2:
+            raise KeyboardInterrupt
+        pages(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module._Builder, "pages", cut_short)
+    assert main(["graph", *inputs, "-q", "-o", str(out), "--resume"]) == 130
+    monkeypatch.setattr(module._Builder, "pages", pages)
+    capsys.readouterr()
+    # another level: refused, in one line, saying what differs; the checkpoint kept
+    assert main(["graph", *inputs, "-q", "-o", str(out), "--resume", "--level", "domain"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--level: 'host', now 'domain'" in err
+    # an input changed since: refused too
+    Path(inputs[0]).write_bytes(Path(inputs[0]).read_bytes() + b"\n")
+    assert main(["graph", *inputs, "-q", "-o", str(out), "--resume"]) == 1
+    assert f"input 1 changed: {inputs[0]}" in capsys.readouterr().err
+    # without --resume: the graph made afresh, the checkpoint gone
+    assert main(["graph", *inputs, "-q", "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["edges.tsv", "vertices.tsv"]
+    # the same command goes on after the inputs checkpointed, and says so
+    out2 = tmp_path / "h"
+    monkeypatch.setattr(module._Builder, "pages", cut_short)
+    calls[0] = 0
+    assert main(["graph", *inputs, "-q", "-o", str(out2), "--resume"]) == 130
+    monkeypatch.setattr(module._Builder, "pages", pages)
+    assert main(["graph", *inputs, "-o", str(out2), "--resume"]) == 0
+    assert f"--resume: going on after input 4 ({inputs[3]})" in capsys.readouterr().err
+    assert _files(out2) == _files(out)
 
 
 def test_two_runs_into_one_folder_one_wins_whole(

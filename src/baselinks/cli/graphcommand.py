@@ -223,8 +223,8 @@ def graph_command(args: argparse.Namespace, out: TextIO, walk: Walk, teller: Any
         _error(str(exc))
         return 1
     if not args.quiet:
-        if made.resumed:
-            _error(f"resumed after {made.resumed:,} inputs done")
+        if made.resumed:  # as extract --resume says it
+            _error(f"--resume: going on after input {made.resumed:,} ({made.resumed_after})")
         _error(summary.line())
         _error(made.line())
     return 1 if summary.failed else 0

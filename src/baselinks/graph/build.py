@@ -103,6 +103,7 @@ class GraphSummary:
     dropped_documents: Counter[str] = field(default_factory=Counter)
     files: list[Path] = field(default_factory=list)
     resumed: int = 0  # inputs a resumed run found done
+    resumed_after: str = ""  # the last of them
 
     def line(self) -> str:
         """The summary as one line (after the extraction's)."""
@@ -233,9 +234,19 @@ def _restore(counts: dict[str, Any], summary: Summary, made: GraphSummary) -> No
 
 
 def _key(options: GraphOptions, given: Sequence[Given]) -> dict[str, Any]:
-    """What makes a run the same command: its options and its inputs, named and in order."""
-    names = [one[1] or os.fspath(one[0]) for one in given]  # type: ignore[arg-type]
-    return {"options": asdict(options), "inputs": names}
+    """What makes a run the same command: its options (not -j: how fast it runs) and its
+    inputs, named, in order, and each local file's size and modification time (an input
+    changed is another command), as extract --resume's journal has them."""
+    inputs = []
+    for one in given:
+        name = one[1] or os.fspath(one[0])  # type: ignore[arg-type]
+        try:
+            found = os.stat(one[0])  # type: ignore[arg-type]
+            stamp: list[int] | None = [found.st_size, found.st_mtime_ns]
+        except (OSError, TypeError, ValueError):  # a URL, a stream
+            stamp = None
+        inputs.append([name, stamp])
+    return {"options": asdict(options), "inputs": inputs}
 
 
 def graph_of(
@@ -281,6 +292,8 @@ def _build(
         work = saved.path
         _restore(saved.counts(), summary, made)
         made.resumed = saved.done
+        if saved.done:
+            made.resumed_after = _key(options, given[saved.done - 1 : saved.done])["inputs"][0][0]  # type: ignore[index]
     else:
         work = folder.work()
     files = None
@@ -315,6 +328,7 @@ def _build(
         saved.remove()
     else:
         shutil.rmtree(work, ignore_errors=True)
+        folder.forget()  # a checkpoint an earlier --resume run left: this graph replaced it
     return made
 
 

@@ -89,9 +89,15 @@ class GraphFolder:
             raise FolderError(os.fspath(self.path), _words(exc)) from None
 
     def resumable(self, key: dict[str, Any]) -> Resumable:
-        """The resume folder, and what it holds for the command ``key`` (nothing when the
-        command is another or none ran: then it is started again, empty)."""
-        return Resumable(self.path / RESUME, key)
+        """The resume folder, and what it holds for the command ``key`` (nothing when none
+        ran); :class:`FolderError` when it holds another command's checkpoint, saying what
+        differs (as ``extract --resume`` refuses one)."""
+        return Resumable(self.path / RESUME, key, os.fspath(self.path))
+
+    def forget(self) -> None:
+        """A checkpoint left by a run with --resume, removed: a run without it replaced the
+        graph."""
+        shutil.rmtree(self.path / RESUME, ignore_errors=True)
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -101,18 +107,23 @@ class GraphFolder:
 class Resumable:
     """The resume folder of a run with ``--resume``: its checkpoint, read and written."""
 
-    def __init__(self, path: Path, key: dict[str, Any]) -> None:
+    def __init__(self, path: Path, key: dict[str, Any], folder: str = "") -> None:
         self.path, self.key = path, key
         self.state: dict[str, Any] = {}
-        self.other = False  # a checkpoint of another command was there (now gone)
         try:
             found = json.loads((path / _STATE).read_text("utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # none, or one cut short: no checkpoint was made
             found = None
         if isinstance(found, dict) and found.get("key") == key:
             self.state = found
+        elif isinstance(found, dict):
+            what = _differences(found.get("key", {}), key)
+            raise FolderError(
+                folder or os.fspath(path),
+                f"--resume: it holds another command's checkpoint ({what}): run it again "
+                "without --resume to start afresh",
+            )
         else:
-            self.other = isinstance(found, dict)
             shutil.rmtree(path, ignore_errors=True)
         path.mkdir(exist_ok=True)
         kept = {os.path.basename(p) for runs in self.runs().values() for p in runs}
@@ -158,3 +169,22 @@ class Resumable:
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _differences(then: dict[str, Any], now: dict[str, Any]) -> str:
+    """What differs between two commands' keys, in a few words (``--level: 'host', now
+    'domain'``; ``input 3 changed: a.warc.gz``)."""
+    said = []
+    before, after = then.get("options", {}), now.get("options", {})
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) != after.get(key):
+            said.append(f"--{key.replace('_', '-')}: {before.get(key)!r}, now {after.get(key)!r}")
+    inputs, given = then.get("inputs", []), now.get("inputs", [])
+    for number, (old, new) in enumerate(zip(inputs, given, strict=False), 1):
+        if old != new:
+            what = "changed" if old[0] == new[0] else f"was {old[0]}"
+            said.append(f"input {number} {what}: {new[0]}")
+            break
+    if len(inputs) != len(given) and not said:
+        said.append(f"{len(inputs):,} inputs, now {len(given):,}")
+    return "; ".join(said[:3]) + ("; ..." if len(said) > 3 else "")
