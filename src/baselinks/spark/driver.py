@@ -247,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         seconds = time.monotonic() - start
         record = {n: c.value for n, c in counters._asdict().items() if c is not None}
+        if args.graph is None:
+            del record["dropped"]  # the graph's: none here
         record.update(inputs=len(paths), seconds=round(seconds, 1))
         if args.graph is not None:
             record.update(graph=args.graph)
