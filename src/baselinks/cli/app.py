@@ -357,7 +357,7 @@ def _run(args: argparse.Namespace) -> int:
         slow_path_once()  # a terminal's one line, the first time the pure path runs
     try:
         with signals_held():  # a temporary file, once made, is known, to be removed
-            if getattr(args, "resume", False):  # extract --resume: FILE.partial and a journal
+            if args.command == "extract" and args.resume:  # FILE.partial and a journal
                 resumed = args.resumed = open_resumed(args)
                 output = resumed.output
             else:
