@@ -149,3 +149,56 @@ def test_mutated_archives_give_the_same_entries_both_ways(
         fast_read += _fast_alone(data)[1] is None
     assert differ == []
     assert fast_read > 0  # some mutants stay intact (a member swapped, one duplicated)
+
+
+def test_offsets_and_lengths_are_warcio_index_s() -> None:
+    from warcio.archiveiterator import ArchiveIterator
+
+    for name in ("crawl.warc.gz", "dupes.warc.gz", "example-wpull.warc.gz"):
+        data = (ROOT / "fixtures" / "containers" / name).read_bytes()
+        indexed = set()
+        for record in (iterator := ArchiveIterator(io.BytesIO(data))):
+            record.raw_stream.read()
+            indexed.add((iterator.get_record_offset(), iterator.get_record_length()))
+        entries, given = _fast_alone(data)
+        assert given is None, name
+        found = {
+            (entry.origin.offset, entry.origin.length)
+            for entry in entries
+            if isinstance(entry, Part) and entry.origin is not None
+        }
+        assert found and found <= indexed, name
+
+
+class _Pipe(io.RawIOBase):
+    """A stream that cannot seek back, as stdin or a pipe."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self.data = io.BytesIO(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        return self.data.readinto(buffer)
+
+
+@pytest.mark.parametrize("why", ["BASELINKS_PURE=1", "a stream that cannot seek"])
+def test_the_careful_path_alone_where_the_fast_one_is_off(
+    why: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the fast reader was used")
+
+    data = (ROOT / "fixtures" / "containers" / "crawl.warc.gz").read_bytes()
+    expected = _entries(data, False, monkeypatch)
+    monkeypatch.setattr(warc, "fast_records", refused)
+    monkeypatch.setattr(warc, "FAST", True)
+    if why.startswith("BASELINKS_PURE"):
+        monkeypatch.setenv("BASELINKS_PURE", "1")
+        stream: io.RawIOBase | io.BytesIO = io.BytesIO(data)
+    else:
+        stream = _Pipe(data)
+    found = [repr(entry) for entry in warc.iter_records(stream, "crawl.warc.gz")]  # type: ignore[arg-type]
+    assert found == expected
