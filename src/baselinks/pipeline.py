@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from .base.layers import (
     Base,
+    base_from_href,
     encapsulating_base,
     establish_base,
     retrieval_base,
@@ -37,7 +38,7 @@ from .base.xmlbase import XMLBase
 from .find.feeds import FeedReader
 from .find.linktable import PLACEMENTS
 from .find.sheets import FINDERS, LOADERS, Finder
-from .find.walk import header_links, raw_links, select_roots
+from .find.walk import header_links, native_links, raw_links, select_roots
 from .load.containers import Part
 from .load.containers.doctypes import DocType
 from .load.containers.entries import Origin
@@ -88,12 +89,20 @@ def _document_links(
         if resolver_class(walking.mode).query_in_document_encoding
         else None
     )
-    # RFC 1808 §3.1 over the fallback
-    base = establish_base(document.tree, fallback, walking.mode, codec)
+    # the walk over lexbor's own nodes where the document was kept as them and nothing needs
+    # lxml's tree (--select does); else over lxml's
+    native = document.native if walking.select is None else None
+    raws = None if native is None else native_links(native, walking.attributes)
+    if native is not None and raws is not None:
+        # RFC 1808 §3.1 over the fallback, the first <base href> found the same way
+        base = base_from_href(native.base_href(), fallback, walking.mode, codec)
+    else:
+        base = establish_base(document.tree, fallback, walking.mode, codec)
+        roots = select_roots(document.tree, walking.select)
+        raws = raw_links(document.tree, roots, walking.attributes)
     link = Linker(base, walking.mode, document.name, codec, fallback, walking.origin).link
     links: list[Link] = []
-    roots = select_roots(document.tree, walking.select)
-    for raw in raw_links(document.tree, roots, walking.attributes):
+    for raw in raws:
         if not raw.nested:
             links.append(link(raw))
         elif walking.depth < MAX_SRCDOC_DEPTH:

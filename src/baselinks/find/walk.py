@@ -20,7 +20,8 @@ from lxml import etree
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, codebase_applies
 from ..compiled import load as load_compiled
-from .anchor import anchor_text
+from ..load import html5
+from .anchor import TEXT_CAP, _capped, anchor_text
 from .css import css_urls
 from .jsonld import INVALID, jsonld_urls
 from .linktable import (
@@ -63,6 +64,7 @@ __all__ = [
     "XPath",
     "attribute_pairs",
     "header_links",
+    "native_links",
     "raw_links",
     "select_roots",
 ]
@@ -122,6 +124,8 @@ class _Table:
         self.text_needs = {tag: VALUE_CONDITIONS.get(s.when) for tag, s in self.text.items()}
         # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
         self.scanner: Any = None
+        # the native walk of this table (load/_chtml5's Walker), made on first use
+        self.native: Any = None
 
     def steps_of(self, tag: str, keys: list[str], names: tuple[str, ...]) -> tuple[_Step, ...]:
         """The steps of an element ``tag`` with the attribute names ``keys``, in row order;
@@ -441,6 +445,22 @@ def raw_links(
                 continue  # no link attribute
             _element_links(element, tag, keys, table, placed, out, nested)
     return out
+
+
+def native_links(parsed: Any, attributes: tuple[tuple[str, str], ...] = ()) -> list[RawLink] | None:
+    """:func:`raw_links` of the whole document lexbor parsed (``Document.native``), read from
+    lexbor's own nodes: no lxml tree is made. None where the walk over the lxml tree must give
+    them: the native walk is not built, or declines this document (load/_chtml5_walk.pxi says
+    when); tests/test_native.py holds both walks to the same RawLinks."""
+    table = _table(attributes)
+    if table.native is None:
+        engine = html5.engine()
+        if engine is None or _cwalk is None:
+            return None
+        names = {**globals(), **_SYNTAX, "TEXT_CAP": TEXT_CAP, "_capped": _capped}
+        table.native = engine.Walker(table, PLACEMENT_HOLDERS, names)
+    found: list[RawLink] | None = parsed.links(table.native)
+    return found
 
 
 # The header rows by header name (lower case), each with the one tag its links carry.
