@@ -107,6 +107,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "find.css": {"tinycss2"},  # the CSS scanner and its reference
     "find.anchor": {"lxml"},
     "find.walk": {"lxml"},
+    "find.native": set(),  # the walk over lexbor's nodes (compiled into load/_chtml5)
     "find.select": {"lxml"},  # --select: cssselect through lxml, or XPath
     "find.sheets": {"lxml", "tinycss2"},  # style sheets and SVG documents: decoded, parsed
     "find.metadata": set(),  # the <meta> names whose content is a URL: data, no lxml
@@ -115,6 +116,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "find.feeds": set(),  # Atom and RSS: reads the elements xmlparse hands it
     "find.sitemaps": set(),  # sitemaps.org XML and text: the same
     "find.robots": set(),  # robots.txt Sitemap lines: the standard library only
+    "find.directives": set(),  # a page's robots nofollow: reads the tree it is given
     # resolve/: raw links → Link
     "resolve": set(),
     "resolve.link": set(),

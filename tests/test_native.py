@@ -13,7 +13,7 @@ import pytest
 
 from baselinks import extract_links
 from baselinks.base.layers import _base_elements
-from baselinks.find import walk
+from baselinks.find import native, walk
 from baselinks.load import document, html5
 from conftest import FIXTURES, compared
 
@@ -37,14 +37,14 @@ def _parsed(data: bytes) -> Any:
 def _compare(data: bytes) -> list[Any] | None:
     """The native walk's RawLinks, checked against both walks over the copy; and its base."""
     parsed = _parsed(data)
-    native = walk.native_links(parsed)
+    found = native.native_links(parsed)
     tree = parsed.tree()
-    if native is not None:
-        assert native == walk.raw_links(tree)
-        assert native == walk.raw_links(tree, pure=True)
+    if found is not None:
+        assert found == walk.raw_links(tree)
+        assert found == walk.raw_links(tree, pure=True)
     first = next(_base_elements(tree), None)
     assert parsed.base_href() == (None if first is None else first.get("href"))
-    return native
+    return found
 
 
 def test_the_fixtures_have_pages_to_walk() -> None:

@@ -20,8 +20,8 @@ from lxml import etree
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, codebase_applies
 from ..compiled import load as load_compiled
-from ..load import html5
-from .anchor import TEXT_CAP, _capped, anchor_text
+from ..load.tokens import ASCII_WHITESPACE
+from .anchor import anchor_text
 from .css import css_urls
 from .jsonld import INVALID, jsonld_urls
 from .linktable import (
@@ -64,7 +64,6 @@ __all__ = [
     "XPath",
     "attribute_pairs",
     "header_links",
-    "native_links",
     "raw_links",
     "select_roots",
 ]
@@ -124,7 +123,7 @@ class _Table:
         self.text_needs = {tag: VALUE_CONDITIONS.get(s.when) for tag, s in self.text.items()}
         # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
         self.scanner: Any = None
-        # the native walk of this table (load/_chtml5's Walker), made on first use
+        # the native walk of this table (load/_chtml5's Walker), made on first use (native.py)
         self.native: Any = None
 
     def steps_of(self, tag: str, keys: list[str], names: tuple[str, ...]) -> tuple[_Step, ...]:
@@ -261,6 +260,9 @@ class RawLink(NamedTuple):
     # what the walker knows is odd: "invalid-srcset-descriptor", NONSTANDARD, where it lives
     problems: tuple[str, ...] = ()
     nested: bool = False  # raw is a whole document (iframe srcdoc)
+    # the element's hreflang (a, area, link; a Link header's parameter), as written, stripped:
+    # the language of the linked resource (#attr-hyperlink-hreflang, RFC 8288 §3.4.1)
+    hreflang: str = ""
 
 
 def _row_number(step: _Step) -> int:
@@ -286,10 +288,14 @@ def _element_links(
     line = element.sourceline
     rel = ""
     text = ""
+    hreflang = ""
     if tag in REL_ELEMENTS:
         written = element.get("rel")
         if written:
             rel = " ".join(written.lower().split())
+        written = element.get("hreflang")
+        if written:
+            hreflang = written.strip(ASCII_WHITESPACE)
         if tag in TEXT_ELEMENTS:
             text = anchor_text(element, nested)
     # The steps depend on the tag and its attribute names alone, and a page repeats both
@@ -309,16 +315,21 @@ def _element_links(
         if syntax == URL:
             codebase = element.get(CODEBASE) if by_codebase else None
             out.append(
-                new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
+                new(
+                    RawLink,
+                    (value, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang),
+                )
             )
         elif syntax in (URLS, COMMA_URLS):
             codebase = element.get(CODEBASE) if by_codebase else None
             for token in split_urls(value, "," if syntax == COMMA_URLS else None):
-                out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
+                link = (token, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)
+                out.append(new(RawLink, link))
         elif syntax == SRCSET:
             for candidate in parse_srcset(value):
                 found = codes if candidate.valid else _INVALID_SRCSET + codes
-                out.append(RawLink(candidate.url, tag, attr, kind, line, "", rel, None, found))
+                link = (candidate.url, tag, attr, kind, line, "", rel, None, found, False, hreflang)
+                out.append(new(RawLink, link))
         else:
             _other_syntax(value, syntax, tag, attr, kind, line, codes, out)
 
@@ -447,22 +458,6 @@ def raw_links(
     return out
 
 
-def native_links(parsed: Any, attributes: tuple[tuple[str, str], ...] = ()) -> list[RawLink] | None:
-    """:func:`raw_links` of the whole document lexbor parsed (``Document.native``), read from
-    lexbor's own nodes: no lxml tree is made. None where the walk over the lxml tree must give
-    them: the native walk is not built, or declines this document (load/_chtml5_walk.pxi says
-    when); tests/test_native.py holds both walks to the same RawLinks."""
-    table = _table(attributes)
-    if table.native is None:
-        engine = html5.engine()
-        if engine is None or _cwalk is None:
-            return None
-        names = {**globals(), **_SYNTAX, "TEXT_CAP": TEXT_CAP, "_capped": _capped}
-        table.native = engine.Walker(table, PLACEMENT_HOLDERS, names)
-    found: list[RawLink] | None = parsed.links(table.native)
-    return found
-
-
 # The header rows by header name (lower case), each with the one tag its links carry.
 _HEADER_ROWS: dict[str, list[tuple[str, LinkSource]]] = {}
 for _source in HEADER_LINK_SOURCES:
@@ -488,7 +483,9 @@ def _header_values(value: str, tag: str, source: LinkSource) -> Iterator[RawLink
     elif source.syntax == LINK_HEADER:
         for found in parse_link_header(value):
             kind = source.kind if rule is None else rule(None, tag, found.rel)
-            yield RawLink(found.url, tag, source.attr, kind, None, rel=found.rel)
+            yield RawLink(
+                found.url, tag, source.attr, kind, None, rel=found.rel, hreflang=found.hreflang
+            )
     else:  # REFRESH: the header rows are checked against linktable.HEADER_SYNTAXES
         url = parse_refresh(value)
         if url is not None:

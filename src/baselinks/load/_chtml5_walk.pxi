@@ -256,6 +256,7 @@ cdef class Walker:
     cdef object CSS_TEXT, URL, URLS, COMMA_URLS, SRCSET, CSS
     cdef frozenset _rel_elements
     cdef frozenset _text_elements
+    cdef str _whitespace
     cdef tuple _invalid_srcset
     cdef readonly bint braced
     cdef Py_ssize_t _text_cap
@@ -284,6 +285,7 @@ cdef class Walker:
         self.CSS_TEXT = names["CSS_TEXT"]
         self._rel_elements = names["REL_ELEMENTS"]
         self._text_elements = names["TEXT_ELEMENTS"]
+        self._whitespace = names["ASCII_WHITESPACE"]
         self.URL = names["URL"]
         self.URLS = names["URLS"]
         self.COMMA_URLS = names["COMMA_URLS"]
@@ -438,6 +440,7 @@ cdef class Walker:
         cdef object line = self._lines[depth]
         cdef str rel = ""
         cdef str text = ""
+        cdef str hreflang = ""
         cdef tuple codes
         RawLink = self.RawLink
         if tag in self._text_rows:
@@ -453,6 +456,9 @@ cdef class Walker:
             written = _value(node, keys, "rel")
             if written:
                 rel = " ".join(written.lower().split())
+            written = _value(node, keys, "hreflang")
+            if written:
+                hreflang = written.strip(self._whitespace)
             if tag in self._text_elements:
                 text = self._anchor_text(node, tag, keys)
         names = (tag, *keys)
@@ -474,18 +480,18 @@ cdef class Walker:
                 kind = rule(element, tag, rel)
             if syntax == self.URL:
                 codebase = _value(node, keys, self._codebase) if by_codebase else None
-                out.append(_made(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False)))
+                out.append(_made(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)))
             elif syntax == self.URLS or syntax == self.COMMA_URLS:
                 codebase = _value(node, keys, self._codebase) if by_codebase else None
                 for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
-                    out.append(_made(RawLink, (token, tag, attr, kind, line, text, rel, codebase, codes, False)))
+                    out.append(_made(RawLink, (token, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)))
             elif syntax == self.SRCSET:
                 for url, _, valid in self.parse_srcset(value):
                     found = codes if valid else self._invalid_srcset + codes
-                    out.append(_made(RawLink, (url, tag, attr, kind, line, "", rel, None, found, False)))
+                    out.append(_made(RawLink, (url, tag, attr, kind, line, "", rel, None, found, False, hreflang)))
             elif syntax == self.CSS:
                 for url, _, _ in self.css_urls(value):
-                    out.append(_made(RawLink, (url, tag, attr, kind, line, "", "", None, codes, False)))
+                    out.append(_made(RawLink, (url, tag, attr, kind, line, "", "", None, codes, False, "")))
             else:
                 self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
         return 0
@@ -499,7 +505,7 @@ cdef class Walker:
         base_line = element.sourceline or 1
         kind = source.kind
         for url, syntax, line in self.css_urls(element.text or ""):
-            out.append(_made(self.RawLink, (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False)))
+            out.append(_made(self.RawLink, (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False, "")))
         return 0
 
     cdef str _anchor_text(self, lxb_dom_node_t* node, str tag, list keys):
@@ -577,6 +583,29 @@ cdef class Parsed:
         if top is NULL or walker.braced:
             return None
         return walker.walk(top)
+
+    def metas(self):
+        """The (name, content) of every <meta> in tree order, as lxml's tree.iter("meta")
+        gives them (find/directives.py reads the robots one)."""
+        cdef lxb_dom_node_t* top = h5_root(self.doc) if self.doc != NULL else NULL
+        cdef lxb_dom_node_t* node = top
+        cdef lxb_dom_node_t* child
+        cdef size_t size
+        cdef const lxb_char_t* name
+        cdef int ups
+        found = []
+        while node is not NULL:
+            child = NULL
+            if h5_kind(node) == _ELEMENT:
+                name = h5_name(node, &size)
+                if size == 4 and _name_of(name, size, h5_foreign(node)) == "meta":
+                    found.append((_attribute(node, "name"), _attribute(node, "content")))
+                child = h5_child(node)
+            if child is not NULL:
+                node = child
+                continue
+            node = h5_after(node, top, &ups) if node is not top else NULL
+        return found
 
     def base_href(self):
         """The href of the first <base href> in tree order not inside a <template>, <noscript>,
