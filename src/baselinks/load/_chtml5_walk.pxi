@@ -14,6 +14,9 @@
 # sourceline then looks further), an anchor whose text anchor.py must compute (an anchor inside
 # an anchor), a table with an attribute name lxml reads as "{ns}name".
 
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.string cimport memcmp
 
@@ -275,6 +278,14 @@ cdef class Walker:
         self._base_element = names["BASE_ELEMENT"]
         self._codebase = names["CODEBASE"]
         self.RawLink = names["RawLink"]
+        if not (
+            self.RawLink.__bases__ == (tuple,)
+            and self.RawLink.__basicsize__ == tuple.__basicsize__
+            and self.RawLink.__itemsize__ == tuple.__itemsize__
+            and self.RawLink.__dictoffset__ == 0
+            and self.RawLink.__weakrefoffset__ == 0
+        ):
+            raise TypeError("RawLink must be a NamedTuple: a tuple's layout")
         self.split_urls = names["split_urls"]
         self.parse_srcset = names["parse_srcset"]
         self.css_urls = names["css_urls"]
@@ -309,7 +320,7 @@ cdef class Walker:
         self._lines = <size_t*>PyMem_Malloc(self._room * sizeof(size_t))
         if self._stack == NULL or self._lines == NULL:
             raise MemoryError()
-        self._tags_open = []
+        self._tags_open = [None] * self._room
 
     def __dealloc__(self):
         PyMem_Free(self._stack)
@@ -325,14 +336,13 @@ cdef class Walker:
         if grown == NULL:
             raise MemoryError()
         self._lines = <size_t*>grown
+        self._tags_open.extend([None] * (room - self._room))
         self._room = room
         return 0
 
     cdef str _tag_at(self, Py_ssize_t depth):
         cdef size_t size
         cdef const lxb_char_t* name
-        while len(self._tags_open) <= depth:
-            self._tags_open.append(None)
         tag = self._tags_open[depth]
         if tag is None:
             node = self._stack[depth]
@@ -367,7 +377,7 @@ cdef class Walker:
         cdef size_t line
         if masks == NULL:
             raise MemoryError()
-        self._tags_open = []
+        self._tags_open[0] = None
         try:
             self._stack[0] = top
             self._lines[0] = h5_line(top, 1)
@@ -412,14 +422,14 @@ cdef class Walker:
                         masks[depth] = masks[depth - 1] | <unsigned int>(flags >> 1)
                         self._stack[depth] = child
                         self._lines[depth] = h5_line(child, line)
-                        del self._tags_open[depth:]
+                        self._tags_open[depth] = None
                         node = child
                         continue
                 # the next element: a sibling, else an ancestor's sibling
                 while True:
                     node = h5_after(node, top, &ups)
                     depth -= ups
-                    del self._tags_open[depth:]
+                    self._tags_open[depth] = None
                     if node is NULL or h5_kind(node) == _ELEMENT:
                         break
                 if node is not NULL:
@@ -544,9 +554,22 @@ cdef class Walker:
         return self.capped(text)
 
 
+cdef extern from "Python.h":
+    PyObject* PyType_GenericAlloc(PyTypeObject* cls, Py_ssize_t items) except NULL
+
+
 cdef object _made(type cls, tuple values):
-    """tuple.__new__(cls, values) for a NamedTuple (a tuple's layout)."""
-    return tuple.__new__(cls, values)
+    """tuple.__new__(cls, values) for a NamedTuple (a tuple's layout, checked when the Walker
+    is made), as _cwalk's _record makes it: the class's allocation, the items set."""
+    cdef Py_ssize_t place
+    cdef Py_ssize_t size = PyTuple_GET_SIZE(values)
+    cdef object made = <object>PyType_GenericAlloc(<PyTypeObject*>cls, size)
+    Py_DECREF(made)  # the allocation's own reference: `made` holds one
+    for place in range(size):
+        item = <object>PyTuple_GET_ITEM(values, place)
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(made, place, item)
+    return made
 
 
 cdef class Parsed:

@@ -79,7 +79,7 @@ _MOST_EMPTY = 1 << 16  # more of them are left to the careful path
 _LOADER = ArcWarcRecordLoader()
 # warcio logs the Target-URI it rewrites: said nowhere, as warcreader.py has it
 logging.getLogger("warcio").addHandler(logging.NullHandler())
-_READ = 1 << 20  # compressed bytes read from the file at a time
+_READ = 1 << 16  # compressed bytes read from the file at a time (the progress bar sees each)
 _PIECE = 1 << 16  # decompressed bytes asked of the inflater at a time
 _FEED = 1 << 16  # compressed bytes given the inflater at a time
 
