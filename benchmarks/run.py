@@ -58,7 +58,8 @@ CASES: dict[str, Case] = {
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help", "--list"):
-        print(__doc__.strip() if args[:1] != ["--list"] else "", file=sys.stderr)
+        if args[:1] != ["--list"]:  # --list: the cases alone, a line each
+            print(__doc__.strip(), end="\n\n")
         for name, case in CASES.items():
             print(f"{name:12} {case.script:24} {case.what}")
         return 0 if args else 2

@@ -26,7 +26,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def _cases() -> dict[str, str]:
     listed = _run("--list")
     assert listed.returncode == 0, listed.stderr
-    return {line.split()[0]: line.split()[1] for line in listed.stdout.splitlines()}
+    return {line.split()[0]: line.split()[1] for line in listed.stdout.splitlines() if line}
 
 
 def test_every_script_is_a_case() -> None:
