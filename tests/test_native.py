@@ -152,3 +152,22 @@ def test_the_tree_is_copied_only_when_asked() -> None:
     assert loaded.root is None and loaded.native is not None
     assert loaded.tree.find(".//a").get("href") == "x"  # copied now, and kept
     assert loaded.root is loaded.tree
+
+
+def test_a_walk_inside_a_walk_keeps_its_own_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    # find/'s Python, called in the middle of a walk, may walk another document with the same
+    # Walker (another thread, or as here a condition): each walk keeps its own open elements
+    from baselinks.find import linktable
+
+    inner = _parsed(b"<div><div><div><img src=deep.png></div></div></div>")
+    metadata_url = linktable.metadata_url
+    nested: list[Any] = []
+
+    def walking(element: Any) -> Any:
+        nested.append(native.native_links(inner))
+        return metadata_url(element)
+
+    monkeypatch.setattr(linktable, "metadata_url", walking)
+    data = b"<p><span><meta property=og:image content=og.png></span><a href=after>x</a></p>"
+    assert _compare(data) is not None
+    assert nested and all(found is not None and found[0].raw == "deep.png" for found in nested)

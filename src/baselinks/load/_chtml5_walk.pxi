@@ -147,15 +147,15 @@ cdef class _Node:
     (lxml's tag, get, iterancestors, text, sourceline). Valid during the call it is given to."""
 
     cdef lxb_dom_node_t* node
-    cdef Walker walker
-    cdef Py_ssize_t depth  # its place in the walker's stack of ancestors
+    cdef _Open open
+    cdef Py_ssize_t depth  # its place in the walk's stack of open elements
     cdef readonly object sourceline
     cdef str _tag
 
     @property
     def tag(self):
         if self._tag is None:
-            self._tag = self.walker._tag_at(self.depth)
+            self._tag = self.open.tag_at(self.depth)
         return self._tag
 
     def get(self, str name, default=None):
@@ -181,9 +181,9 @@ cdef class _Node:
     def iterancestors(self, *tags):
         cdef Py_ssize_t place = self.depth - 1
         while place >= 0:
-            tag = self.walker._tag_at(place)
+            tag = self.open.tag_at(place)
             if not tags or tag in tags:
-                yield self.walker._node_at(place)
+                yield self.open.node_at(place)
             place -= 1
 
 
@@ -240,6 +240,68 @@ class _Declined(Exception):
     pass
 
 
+cdef class _Open:
+    """One walk's state: the stack of open elements, each one's line, placement mask and tag
+    (made when asked). One per call of Walker.walk: the Python it calls may let another
+    thread walk with the same Walker meanwhile."""
+
+    cdef lxb_dom_node_t** stack
+    cdef size_t* lines
+    cdef unsigned int* masks
+    cdef list tags
+    cdef Py_ssize_t room
+
+    def __cinit__(self):
+        self.room = 64
+        self.stack = <lxb_dom_node_t**>PyMem_Malloc(self.room * sizeof(void*))
+        self.lines = <size_t*>PyMem_Malloc(self.room * sizeof(size_t))
+        self.masks = <unsigned int*>PyMem_Malloc(self.room * sizeof(unsigned int))
+        if self.stack == NULL or self.lines == NULL or self.masks == NULL:
+            raise MemoryError()
+        self.tags = [None] * self.room
+
+    def __dealloc__(self):
+        PyMem_Free(self.stack)
+        PyMem_Free(self.lines)
+        PyMem_Free(self.masks)
+
+    cdef int grow(self) except -1:
+        cdef Py_ssize_t room = self.room * 2
+        cdef void* grown = PyMem_Realloc(self.stack, room * sizeof(void*))
+        if grown == NULL:
+            raise MemoryError()
+        self.stack = <lxb_dom_node_t**>grown
+        grown = PyMem_Realloc(self.lines, room * sizeof(size_t))
+        if grown == NULL:
+            raise MemoryError()
+        self.lines = <size_t*>grown
+        grown = PyMem_Realloc(self.masks, room * sizeof(unsigned int))
+        if grown == NULL:
+            raise MemoryError()
+        self.masks = <unsigned int*>grown
+        self.tags.extend([None] * (room - self.room))
+        self.room = room
+        return 0
+
+    cdef str tag_at(self, Py_ssize_t depth):
+        cdef size_t size
+        cdef const lxb_char_t* name
+        tag = self.tags[depth]
+        if tag is None:
+            node = self.stack[depth]
+            name = h5_name(node, &size)
+            tag = self.tags[depth] = _name_of(name, size, h5_foreign(node))
+        return tag
+
+    cdef _Node node_at(self, Py_ssize_t depth):
+        cdef _Node made = _Node.__new__(_Node)
+        made.node = self.stack[depth]
+        made.open = self
+        made.depth = depth
+        made.sourceline = self.lines[depth]
+        return made
+
+
 cdef class Walker:
     """find/walk.raw_links over a Parsed document's own nodes, for one link-source table
     (find/walk._Table): :meth:`Parsed.links`."""
@@ -263,11 +325,6 @@ cdef class Walker:
     cdef tuple _invalid_srcset
     cdef readonly bint braced
     cdef Py_ssize_t _text_cap
-    # the walk's state: the stack of open elements (and their tags, made when asked)
-    cdef lxb_dom_node_t** _stack
-    cdef size_t* _lines
-    cdef list _tags_open
-    cdef Py_ssize_t _room
 
     def __cinit__(self, table, holders, dict names):
         self._table = table
@@ -315,52 +372,10 @@ cdef class Walker:
             tuple(code for bit, code in enumerate(codes) if mask & (1 << bit))
             for mask in range(1 << len(codes))
         )
-        self._room = 64
-        self._stack = <lxb_dom_node_t**>PyMem_Malloc(self._room * sizeof(void*))
-        self._lines = <size_t*>PyMem_Malloc(self._room * sizeof(size_t))
-        if self._stack == NULL or self._lines == NULL:
-            raise MemoryError()
-        self._tags_open = [None] * self._room
-
-    def __dealloc__(self):
-        PyMem_Free(self._stack)
-        PyMem_Free(self._lines)
-
-    cdef int _grow(self) except -1:
-        cdef Py_ssize_t room = self._room * 2
-        cdef void* grown = PyMem_Realloc(self._stack, room * sizeof(void*))
-        if grown == NULL:
-            raise MemoryError()
-        self._stack = <lxb_dom_node_t**>grown
-        grown = PyMem_Realloc(self._lines, room * sizeof(size_t))
-        if grown == NULL:
-            raise MemoryError()
-        self._lines = <size_t*>grown
-        self._tags_open.extend([None] * (room - self._room))
-        self._room = room
-        return 0
-
-    cdef str _tag_at(self, Py_ssize_t depth):
-        cdef size_t size
-        cdef const lxb_char_t* name
-        tag = self._tags_open[depth]
-        if tag is None:
-            node = self._stack[depth]
-            name = h5_name(node, &size)
-            tag = self._tags_open[depth] = _name_of(name, size, h5_foreign(node))
-        return tag
-
-    cdef _Node _node_at(self, Py_ssize_t depth):
-        cdef _Node made = _Node.__new__(_Node)
-        made.node = self._stack[depth]
-        made.walker = self
-        made.depth = depth
-        made.sourceline = self._lines[depth]
-        return made
-
     cdef list walk(self, lxb_dom_node_t* top):
         """The RawLinks of the tree under ``top`` (the <html> element), in document order."""
         cdef list out = []
+        cdef _Open open = _Open()
         cdef lxb_dom_node_t* node = top
         cdef lxb_dom_node_t* child
         cdef lxb_dom_attr_t* attr
@@ -369,30 +384,25 @@ cdef class Walker:
         cdef const lxb_char_t* name
         cdef const unsigned char* looked
         cdef unsigned char room[_NAME_ROOM]
-        cdef unsigned int mask = 0
-        cdef unsigned int* masks = <unsigned int*>PyMem_Malloc(self._room * sizeof(unsigned int))
-        cdef Py_ssize_t masks_room = self._room
         cdef int flags, ups
         cdef bint linked, foreign
         cdef size_t line
-        if masks == NULL:
-            raise MemoryError()
-        self._tags_open[0] = None
+        open.stack[0] = top
+        open.lines[0] = h5_line(top, 1)
+        open.masks[0] = 0
         try:
-            self._stack[0] = top
-            self._lines[0] = h5_line(top, 1)
-            masks[0] = 0
             while node is not NULL:
                 if h5_kind(node) == _ELEMENT:
-                    line = self._lines[depth]
+                    line = open.lines[depth]
                     if line >= _LAST_LINE:
                         raise _Declined()
                     foreign = h5_foreign(node)
                     name = h5_name(node, &size)
                     looked = _lowered(name, size, foreign, room)
-                    flags = self._tags.find(looked, size) if looked != NULL else 0
                     if looked == NULL:
                         flags = self._tags.find_py(_name_of(name, size, foreign))
+                    else:
+                        flags = self._tags.find(looked, size)
                     linked = False
                     attr = h5_attrs(node)
                     while attr is not NULL and not linked:
@@ -404,50 +414,43 @@ cdef class Walker:
                             linked = self._attrs.find(looked, size) != 0
                         attr = h5_attr_next(attr)
                     if linked or flags & _HAND:
-                        self._element(depth, self._placements[masks[depth]], out, linked)
+                        self._element(open, depth, self._placements[open.masks[depth]], out, linked)
                     child = h5_child(node)
                     while child is not NULL and h5_kind(child) != _ELEMENT:
                         child = h5_next(child)
                     if child is not NULL:
                         depth += 1
-                        if depth == self._room:
-                            self._grow()
-                        if depth >= masks_room:
-                            masks_room = self._room
-                            masks = <unsigned int*>PyMem_Realloc(
-                                masks, masks_room * sizeof(unsigned int)
-                            )
-                            if masks == NULL:
-                                raise MemoryError()
-                        masks[depth] = masks[depth - 1] | <unsigned int>(flags >> 1)
-                        self._stack[depth] = child
-                        self._lines[depth] = h5_line(child, line)
-                        self._tags_open[depth] = None
+                        if depth == open.room:
+                            open.grow()
+                        open.masks[depth] = open.masks[depth - 1] | <unsigned int>(flags >> 1)
+                        open.stack[depth] = child
+                        open.lines[depth] = h5_line(child, line)
+                        open.tags[depth] = None
                         node = child
                         continue
                 # the next element: a sibling, else an ancestor's sibling
                 while True:
                     node = h5_after(node, top, &ups)
                     depth -= ups
-                    self._tags_open[depth] = None
+                    open.tags[depth] = None
                     if node is NULL or h5_kind(node) == _ELEMENT:
                         break
                 if node is not NULL:
-                    self._stack[depth] = node
-                    self._lines[depth] = h5_line(node, self._lines[depth - 1] if depth else 1)
+                    open.stack[depth] = node
+                    open.lines[depth] = h5_line(node, open.lines[depth - 1] if depth else 1)
         except _Declined:
             return None
-        finally:
-            PyMem_Free(masks)
         return out
 
-    cdef int _element(self, Py_ssize_t depth, tuple placed, list out, bint linked) except -1:
+    cdef int _element(
+        self, _Open open, Py_ssize_t depth, tuple placed, list out, bint linked
+    ) except -1:
         # _cwalk.Scanner._element, over lexbor's node (its rules: find/walk.py's)
-        cdef lxb_dom_node_t* node = self._stack[depth]
-        cdef str tag = self._tag_at(depth)
+        cdef lxb_dom_node_t* node = open.stack[depth]
+        cdef str tag = open.tag_at(depth)
         cdef list keys = _keys(node)
         cdef _Node element = None
-        cdef object line = self._lines[depth]
+        cdef object line = open.lines[depth]
         cdef str rel = ""
         cdef str text = ""
         cdef str hreflang = ""
@@ -456,7 +459,7 @@ cdef class Walker:
         if tag in self._text_rows:
             needs = self._text_needs[tag]
             if needs is None or needs[1](_value(node, keys, needs[0]) or ""):
-                element = self._node_at(depth)
+                element = open.node_at(depth)
                 self._text_element(element, tag, self._text_rows[tag], placed, out)
         if tag == self._base_element:
             return 0
@@ -478,7 +481,7 @@ cdef class Walker:
         for _, attr, syntax, kind, rule, when, by_codebase, codes, absent in steps:
             if when is not None or rule is not None:
                 if element is None:
-                    element = self._node_at(depth)
+                    element = open.node_at(depth)
                 if when is not None and not when(element):
                     continue
             value = _value(node, keys, attr)
