@@ -26,7 +26,11 @@ from setuptools.command.bdist_wheel import bdist_wheel
 
 # The compiled modules whose C uses only the Limited API (PEP 384) of Python 3.11, so that one
 # .abi3.so serves every CPython from 3.11: checked by building each with Py_LIMITED_API and
-# importing it (an undefined symbol at import is a macro outside it). The others, and why:
+# importing it (an undefined symbol at import is a macro outside it). None today; why each is
+# not (the Cython or C it has; each fix is a function of the Limited API in place of a macro):
+#   _chtml5      was (lxml's C API and lexbor compile and import as abi3) until its native walk
+#                (_chtml5_walk.pxi) used PyTuple_GET_ITEM, _GET_SIZE, _SET_ITEM: with
+#                PyTuple_GetItem, _Size, _SetItem there it is again: list it below
 #   _cdocument   PyBytes_AS_STRING, PyBytes_GET_SIZE (macros: PyBytes_AsString/_Size would do)
 #   _cresolve    PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA: PEP 393's string internals
 #   _csyntax     the same PEP 393 internals, for its scans
@@ -35,7 +39,7 @@ from setuptools.command.bdist_wheel import bdist_wheel
 #                PyType_GetSlot would do) and PyTuple_GET_ITEM/SET_ITEM; lxml's C API itself
 #                compiles (its element struct is lxml's own layout, as _chtml5 shows)
 # A module added to setup.py is version-specific until it is listed here.
-LIMITED = frozenset({"baselinks.load._chtml5"})
+LIMITED: frozenset[str] = frozenset()
 LIMITED_API = "0x030B0000"  # Python 3.11, requires-python's
 
 # lexbor, vendored (vendor/lexbor/README.md): the HTML5 parser of load/_chtml5.pyx
@@ -81,7 +85,7 @@ def _limited_api(extensions: list[Extension]) -> list[Extension]:
     the Limited API (an ``.abi3.so``); else all of them, as they are."""
     if os.environ.get("BASELINKS_LIMITED_API", "") in ("", "0"):
         return extensions
-    print(f"baselinks: the Limited API: {', '.join(sorted(LIMITED))} only (abi3)")
+    print(f"baselinks: the Limited API: {', '.join(sorted(LIMITED)) or 'no module'} (abi3)")
     kept = [extension for extension in extensions if extension.name in LIMITED]
     for extension in kept:
         extension.py_limited_api = True  # named .abi3.so
