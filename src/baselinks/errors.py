@@ -16,6 +16,7 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import re
 import sys
@@ -23,6 +24,7 @@ import sys
 __all__ = [
     "BIDI",
     "CONTROLS",
+    "SCALAR",
     "BaselinksError",
     "InputError",
     "InputWarning",
@@ -33,6 +35,7 @@ __all__ = [
     "printable",
     "raise_first",
     "say",
+    "scalar",
 ]
 
 
@@ -162,6 +165,39 @@ def printable(text: str) -> str:
     if _UNPRINTABLE.search(text) is None:
         return text
     return _UNPRINTABLE.sub(_escape, text)
+
+
+# A lone surrogate (U+D800-U+DFFF) is a code point but no Unicode scalar value: no UTF-8 holds
+# one, and every writer's encoder refuses it (a UnicodeEncodeError that ended the run). Python
+# makes them of what escapes spell (a CSS "url(\D800)" through tinycss2, JSON's "\ud800"), and
+# of bytes that are not UTF-8 (a command-line argument, decoded with surrogateescape).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scalar(text: str) -> str:
+    """``text`` as valid Unicode: each lone surrogate replaced by U+FFFD, as CSS Syntax
+    ("consume an escaped code point": "if this number is zero, or is for a surrogate, or is
+    greater than the maximum allowed code point, return U+FFFD") and the Encoding Standard
+    (an invalid byte sequence decodes to U+FFFD) make it. What a reader hands on is made so
+    where it enters the pipeline; the writers write what is left so too (write/output.py).
+    Noncharacters (U+FDD0, U+FFFE...) are scalar values, and kept."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _scalar_encoding(error: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(error, UnicodeEncodeError) or error.encoding not in ("utf-8", "utf8"):
+        raise error
+    # U+FFFD as bytes: the UTF-8 encoder takes a str replacement only when it is ASCII
+    return "\ufffd".encode() * (error.end - error.start), error.end
+
+
+# The error handler of every UTF-8 stream the writers encode into (``errors=SCALAR``): what no
+# UTF-8 holds (a lone surrogate, in a Link made by a program rather than by the pipeline) is
+# written U+FFFD, never refused. Registered once, under a name of ours.
+SCALAR = "baselinks.scalar"
+codecs.register_error(SCALAR, _scalar_encoding)
 
 
 def say(message: str) -> None:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from ..errors import scalar
+
 __all__ = ["CSSURL", "css_urls", "css_urls_tinycss2"]
 
 
@@ -51,7 +53,11 @@ def css_urls(css: str) -> list[CSSURL]:
 
 
 def css_urls_tinycss2(css: str) -> list[CSSURL]:
-    """:func:`css_urls` through tinycss2's full tokenizer (the reference; slower)."""
+    """:func:`css_urls` through tinycss2's full tokenizer (the reference; slower).
+
+    An escape of a surrogate (``url(\\D800)``) is U+FFFD, as CSS Syntax says ("consume an
+    escaped code point") and the scanner makes it: tinycss2 gives the lone surrogate itself,
+    which no UTF-8 holds (every writer refused it)."""
     import tinycss2  # loaded by the first sheet the scanner hands over, not by every run
 
     found: list[CSSURL] = []
@@ -309,20 +315,18 @@ def _walk(tokens: Iterable[Any], found: list[CSSURL], *, in_image_set: bool) -> 
         if kind == "whitespace":  # comments were dropped by skip_comments=True
             continue
         if kind == "url":
-            found.append(
-                CSSURL(token.value, "@import" if after_import else "url()", token.source_line)
-            )
+            syntax = "@import" if after_import else "url()"
+            found.append(CSSURL(scalar(token.value), syntax, token.source_line))
         elif kind == "string" and (after_import or in_image_set):
-            found.append(
-                CSSURL(token.value, "@import" if after_import else "image-set()", token.source_line)
-            )
+            syntax = "@import" if after_import else "image-set()"
+            found.append(CSSURL(scalar(token.value), syntax, token.source_line))
         elif kind == "function":
             name = token.lower_name
             if name in ("url", "src"):
                 strings = [arg for arg in token.arguments if arg.type == "string"]
                 if strings:
                     syntax = "@import" if after_import else "url()"
-                    found.append(CSSURL(strings[0].value, syntax, token.source_line))
+                    found.append(CSSURL(scalar(strings[0].value), syntax, token.source_line))
             else:
                 stack.append((iter(token.arguments), name in _IMAGE_SETS))
         elif kind in ("() block", "[] block", "{} block"):

@@ -29,6 +29,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from ..errors import scalar
+
 __all__ = ["INVALID", "PROPERTIES", "Found", "jsonld_urls"]
 
 INVALID = "invalid-json-ld"
@@ -143,7 +145,9 @@ def _link(value: str, key: str, inherited: str) -> Found | None:
         return None
     if key == "@id" and value.strip().startswith(("_:", "#")):
         return None  # a blank node, a node of this document: no document named
-    return Found(value, key, inherited if key == "url" else kind)
+    # JSON's "\ud800" is a lone surrogate to json.loads (RFC 8259 §8.2 leaves such strings to
+    # the parser): U+FFFD, as a browser's JSON.parse then TextEncoder give
+    return Found(scalar(value), key, inherited if key == "url" else kind)
 
 
 def _unwrapped(text: str) -> str:
