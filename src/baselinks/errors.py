@@ -32,6 +32,7 @@ __all__ = [
     "URLError",
     "describe",
     "internal",
+    "out_of_memory",
     "printable",
     "raise_first",
     "say",
@@ -99,9 +100,28 @@ class InputWarning(InputError, UserWarning):
 def internal(exc: BaseException) -> str:
     """The message for an exception no input should cause: a bug, reported and passed over.
     Running out of memory is no bug: said as such (it was "internal error (a bug ...)")."""
-    if isinstance(exc, MemoryError):
+    if out_of_memory(exc):
         return "out of memory: not read"
     return f"internal error (a bug in baselinks, please report it): {type(exc).__name__}: {exc}"
+
+
+# libxml2's error code for an allocation that failed (xmlerror.h: XML_ERR_NO_MEMORY).
+_XML_ERR_NO_MEMORY = 2
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` says memory ran out: Python's MemoryError, or lxml's parse error for
+    libxml2's failed allocation, which lxml words "unknown error" (``XMLSyntaxError: unknown
+    error``, from a 50 MB page under a 700 MB address-space limit: it was reported as a bug).
+    lxml is not imported here: its error is known by its code and its log."""
+    if isinstance(exc, MemoryError):
+        return True
+    if not isinstance(exc, SyntaxError) or not type(exc).__module__.startswith("lxml"):
+        return False
+    log = getattr(exc, "error_log", None) or ()
+    return getattr(exc, "code", None) == _XML_ERR_NO_MEMORY or any(
+        getattr(entry, "type", None) == _XML_ERR_NO_MEMORY for entry in log
+    )
 
 
 def describe(exc: BaseException) -> str:

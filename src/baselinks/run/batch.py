@@ -327,11 +327,15 @@ class Task(Generic[T]):
             for link in links:
                 by_key.setdefault(getattr(link, self.unique_by), link)
             links = list(by_key.values())
-        output, written = rendered_within(self.render, links, output_budget(len(part.body or b"")))
+        budget = output_budget(len(part.body or b""))
+        try:
+            output, written = rendered_within(self.render, links, budget)
+        except MemoryError as exc:  # the records of a huge document: said, the rest read on
+            return Failed(part.name, internal(exc))
         if written < len(links):
             left = len(links) - written
             cut = (
-                f"output over {output_budget(len(part.body or b'')):,} bytes (the limit for "
+                f"output over {budget:,} bytes (the limit for "
                 f"a document of this size): the last {counted(left, 'link')} not written"
             )
             unread = f"{unread}; {cut}" if unread else cut
