@@ -120,7 +120,7 @@ def load_svg(
     if not data.strip():
         return Document(label, "", "utf-8", "xml", parse_html("", "lxml"))  # as an empty page
     declared = lookup(charset) if charset else None
-    data, capped = limit_attributes(data)  # libxml2's XML parser is quadratic in them too
+    data, capped = limit_attributes(data, xml=True)  # libxml2's XML parser is quadratic too
     try:
         root = etree.fromstring(data, _parser(declared))
     except etree.XMLSyntaxError as exc:
