@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from baselinks import InputError, Link, extract_links
@@ -103,6 +105,24 @@ def test_a_sitemap_with_google_s_former_namespace_or_none() -> None:
         xmlns = f' xmlns="{namespace}"' if namespace else ""
         body = f"<urlset{xmlns}><url><loc>http://e.example/dir/a</loc></url></urlset>".encode()
         assert [link.url for link in _links(body, "text/xml")] == ["http://e.example/dir/a"]
+
+
+@pytest.mark.parametrize("inside", ["\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\x1c"])
+@pytest.mark.parametrize("name", ["sitemap.txt", "robots.txt"])
+def test_a_text_line_ends_at_lf_cr_lf_or_cr_only(name: str, inside: str, tmp_path: Path) -> None:
+    # issue 36: the text sitemap was split with str.splitlines(), which ends a line at a form
+    # feed, a vertical tab, NEL, U+2028, U+2029 and the file separators too: one URL became
+    # two links, the tail resolved as a URL of its own
+    key = "Sitemap: " if name == "robots.txt" else ""
+    path = tmp_path / name
+    text = f"{key}http://e.example/a{inside}b\r\n{key}http://e.example/c\r{key}/d\n"
+    path.write_bytes(text.encode())
+    links = extract_links(path, url="http://e.example/" + name)
+    assert [(link.raw, link.line) for link in links] == [
+        (f"http://e.example/a{inside}b", 1),
+        ("http://e.example/c", 2),
+        ("/d", 3),
+    ]
 
 
 def test_a_loc_outside_an_entry_and_cdata_are_read() -> None:

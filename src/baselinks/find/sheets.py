@@ -32,7 +32,7 @@ file, what it cannot read so is the price.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -239,7 +239,7 @@ def _sheet(document: Document, location: str) -> list[RawLink]:
     return sheet_links(document)
 
 
-def _robots(document: Document, location: str) -> list[RawLink]:
+def _robots(document: Document, location: str) -> Iterator[RawLink]:
     return robots_links(document)
 
 

@@ -42,6 +42,7 @@ from ..load.document import Document
 from ..url.parts import SCHEME_RE, parse
 from ..url.resolve import resolve
 from .linktable import KINDS, TEXT
+from .microsyntax import text_lines
 from .walk import RawLink
 from .xmlparse import XMLEvents, local_name, release, text_of
 
@@ -152,16 +153,13 @@ def _link(source: SitemapSource, element: Any, local: str, scope: _Scope) -> Raw
 
 
 def text_sitemap_links(document: Document, location: str) -> Iterator[RawLink]:
-    """Every line of a text sitemap that holds something, as one URL, in order."""
+    """Every line of a text sitemap that holds something, as one URL, in order. "One URL per
+    line": a line ends at LF, CR LF or CR (microsyntax.text_lines), never at a form feed,
+    NEL or U+2028, which str.splitlines() split a URL at (its tail a link of its own)."""
     scope = _Scope(location)
-    for number, line in _lines(document.text):
+    for number, line in text_lines(document.text.removeprefix("\ufeff")):
         if line.strip():
             yield RawLink(line, TEXT_TAG, "line", "link", number, problems=scope.problems(line))
-
-
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    # "one URL per line": a line ends at LF, CR LF or CR (a text editor's three)
-    yield from enumerate(text.removeprefix("\ufeff").splitlines(), 1)
 
 
 class _Scope:
