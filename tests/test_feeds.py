@@ -132,6 +132,38 @@ def test_a_loc_outside_an_entry_and_cdata_are_read() -> None:
     ]
 
 
+def test_a_sitemap_holds_no_element_it_has_read_past(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 36: 5 million elements the table does not know, between two <url> entries, were
+    # held in the tree to the next entry's end (654 MB for 20 MB: no event was asked for them,
+    # so none was released). After each piece fed, every closed element is dropped: the tree
+    # holds the open chain and what one piece (64 KiB) adds, however many elements came before.
+    from baselinks.find import sitemaps, xmlparse
+
+    sizes: list[int] = []
+    real = xmlparse.prune
+
+    def measured(root: object, holds: object) -> None:
+        real(root, holds)  # type: ignore[arg-type]
+        sizes.append(sum(1 for _ in root.iter()))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(xmlparse, "prune", measured)
+    body = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        + b"<url><loc>http://e.example/dir/a</loc></url>"
+        + b"<x><y/></x>" * 100_000
+        + b"<url><loc>http://e.example/dir/b</loc>"
+        + b"<z/>" * 100_000
+        + b"<loc>http://e.example/dir/c</loc></url></urlset>"
+    )
+    found = list(sitemaps.sitemap_links(xmlparse.load_xml(body), URL))
+    assert [link.raw for link in found if not isinstance(link, str)] == [
+        "http://e.example/dir/a",
+        "http://e.example/dir/b",
+        "http://e.example/dir/c",
+    ]
+    assert len(sizes) > 20 and max(sizes) < 20_000  # a piece holds some 12,000 of them
+
+
 # --- feeds ------------------------------------------------------------------------------------
 
 

@@ -113,7 +113,7 @@ for _source in SITEMAP_SOURCES:
 def sitemap_links(document: Document, location: str) -> Iterator[RawLink | str]:
     """Every URL of an XML sitemap, in order, as it is parsed; then what was not well-formed,
     if anything (a str). ``location``: the sitemap's URL (its base), "" when not known."""
-    events = XMLEvents(document, "sitemap", ("start", "end"), _TAGS)
+    events = XMLEvents(document, "sitemap", ("start", "end"), _TAGS, _holds_text)
     own: str | None = None  # the namespace of the document element, once met
     scope = _Scope(location)
     for event, element in events:
@@ -130,6 +130,16 @@ def sitemap_links(document: Document, location: str) -> Iterator[RawLink | str]:
         release(element)  # read: an entry, or a URL inside one
     if events.damage:
         yield events.damage
+
+
+# The elements whose text is a URL (read at their end, with what is inside them).
+_TEXT_LOCALS = frozenset(s.local for s in SITEMAP_SOURCES if s.attr == TEXT)
+
+
+def _holds_text(element: Any) -> bool:
+    # what xmlparse.prune keeps whole: a <loc> still open (anything else it drops once
+    # closed, an element the table does not know among them)
+    return isinstance(element.tag, str) and _qualified(element.tag)[1] in _TEXT_LOCALS
 
 
 def _qualified(tag: str) -> tuple[str, str]:
