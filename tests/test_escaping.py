@@ -259,3 +259,17 @@ def test_the_url_commands_write_a_surrogate_as_u_fffd(
     assert record["url"] == "http://e.example/\ufffd/x"
     main(["parse", "--json", "http://e.example/\ud800"])
     assert json.loads(capsys.readouterr().out)["path"] == "/\ufffd"
+
+
+def test_the_records_counted_within_the_output_budget_are_those_written() -> None:
+    # rendered_within counted a whole step for the last slice, shorter than it: a document of
+    # 2,000 links read within the budget was counted 2,002 in the summary
+    from baselinks.write.formats import _within
+
+    links = extract_links(b"".join(b'<a href="/%d">x</a>' % n for n in range(2_000)))
+    text, written = _within(FORMATS["text"].render, links, 10**9)
+    assert written == 2_000 and text == FORMATS["text"].render(links)
+    text, written = _within(FORMATS["text"].render, links, 1_000)
+    assert text == FORMATS["text"].render(links[:written]) and len(text) <= 1_000 < len(
+        FORMATS["text"].render(links[: written + 1])
+    )

@@ -137,11 +137,10 @@ def _feed_links(
     iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page)."""
     if walking.select is not None:
         return []
-    reader, scopes = FeedReader(document), XMLBase(fallback, walking.mode)
+    reader = FeedReader(document, XMLBase(fallback, walking.mode))
     linkers: dict[Base, Linker] = {}  # one per base: each resolves a distinct reference once
     links: list[Link] = []
-    for written, found in reader.items():
-        base = scopes.base(written)  # its xml:base chain
+    for base, found in reader.items():  # each with the base in scope at its element
         if isinstance(found, Document):
             inner = srcdoc_fallback(base)  # its own <base> wins over it
             links.extend(_document_links(found, inner, walking.nested(), unread))

@@ -445,7 +445,8 @@ def _within(render: Callable[[list[Link]], _R], links: list[Link], budget: int) 
     size = done = 0
     step = 1
     while done < len(links):
-        piece = cast(str | bytes, render(links[done : done + step]))
+        chosen = links[done : done + step]
+        piece = cast(str | bytes, render(chosen))
         if size + len(piece) > budget:
             if step == 1:
                 break
@@ -453,7 +454,7 @@ def _within(render: Callable[[list[Link]], _R], links: list[Link], budget: int) 
             continue
         pieces.append(piece)
         size += len(piece)
-        done += step
+        done += len(chosen)  # (the last slice may be shorter than the step: 2,002 of 2,000)
         step = max(1, min(4096, int(step * _STEP / max(len(piece), 1))))
     if any(isinstance(piece, bytes) for piece in pieces):  # (a UTF-8 stream's: the same bytes)
         text: str | bytes = b"".join(
