@@ -456,7 +456,7 @@ def cap_attributes(
             break  # (stopped at what runs to the end: an unclosed comment, tag or quote)
         rest = _REST.match(data, many.end())
         end = len(data) if rest is None else rest.start(1)  # up to its "/>" or ">", or the end
-        start = _TAG_NAME.match(data, position).end()  # type: ignore[union-attr]
+        start = _TAG_NAME.match(data, position + 1).end()  # type: ignore[union-attr]
         kept, count = _first_of_each(data, start, end, xml)
         pieces += (data[done:start], kept)
         if count > MAX_ATTRIBUTES:
@@ -493,5 +493,4 @@ def _first_of_each(data: bytes, start: int, end: int, xml: bool) -> tuple[bytes,
 _ATTRIBUTE_START = re.compile(_ATTRIBUTE)
 # One attribute, its name in group 1 (_ATTRIBUTE's), where a tag's attributes follow each other.
 _ATTRIBUTE_NAMED = re.compile(_ATTRIBUTE.replace(_ATTRIBUTE_NAME, b"(%s)" % _ATTRIBUTE_NAME, 1))
-_TAG_NAME = re.compile(rb"<[A-Za-z][^\t\n\f\r />]*+")
 _GAP_BYTES = (b"\t", b"\n", b"\f", b"\r", b" ", b"/")
