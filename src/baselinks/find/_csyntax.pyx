@@ -9,8 +9,9 @@ of 0.90 lxml parses). Each is the reference's own algorithm, step for step:
 - :func:`css_urls` is css._scan with its three inner loops in C (the skip over what cannot
   start a URL, _SKIP_TOP; the search for the next bracket or quote inside a function,
   _TRIGGER_NESTED; a string token, _STRING), and the rest typed. What the scanner meets at
-  the few places it stops (a function's name, an escape, "@import") is decided by css.py's
-  own helpers, called from here; a sheet the scanner does not model goes to tinycss2, as there.
+  the few places it stops (a function's name, an escape, "@import", a string broken by a
+  newline, an unquoted url( token with escapes) is decided by css.py's own helpers, called
+  from here: no sheet goes to tinycss2 (issue 36), here as there.
 - :func:`parse_srcset` (in _csyntax_srcset.pxi, included) is microsyntax.parse_srcset's
   tokenizer and descriptor check in C; an ``x`` descriptor's value is still Python's float()
   (what the reference compares).
@@ -20,14 +21,16 @@ every fixture.
 """
 
 from baselinks.find.css import (
-    _NAME_CHAR,
     _SKIP_SPACE_AND_COMMENTS,
     _URL_REST,
     CSSURL,
-    _escape_names_something,
+    IMPORT,
+    _escape_read,
     _function_before as _py_function_before,
+    _name_ends,
+    _string_token,
     _string_value,
-    css_urls_tinycss2,
+    _url_token,
 )
 from baselinks.find.microsyntax import Candidate
 
@@ -298,8 +301,7 @@ def css_urls(text):
     cdef str css = _exact(text)
     if not _may_hold_url(css):
         return []  # most style attributes: nothing to tokenize
-    found = _scan(css)
-    return found if found is not None else css_urls_tinycss2(css)
+    return _scan(css)
 
 
 cdef class _Open:
@@ -313,6 +315,12 @@ cdef class _Open:
         self.closer = closer
         self.role = role
         self.found_at = found_at
+
+
+# css._PLAIN: an open block or function of no role, shared (nothing of one changes while open)
+cdef _Open _PAREN = _Open(u")")
+cdef _Open _BRACKET = _Open(u"]")
+cdef _Open _BRACE = _Open(u"}")
 
 
 cdef class _Lines:
@@ -348,9 +356,9 @@ cdef class _Lines:
         return self.line
 
 
-cdef object _scan(str css):
-    """css._scan(css): the URL-bearing tokens, or None to defer to tinycss2. Read css._scan
-    for the why of each step: this is it, with its regular expressions as C loops."""
+cdef list _scan(str css):
+    """css._scan(css): the URL-bearing tokens. Read css._scan for the why of each step: this
+    is it, with its regular expressions as C loops."""
     if "\r" in css or "\f" in css or "\x00" in css:
         css = css.replace("\x00", "\ufffd").replace("\r\n", "\n").replace("\r", "\n")
         css = css.replace("\f", "\n")
@@ -367,9 +375,15 @@ cdef object _scan(str css):
     cdef Py_UCS4 char
     cdef bint after_import
     cdef int role
+    # a "(" whose function's name held an escape (css._escape_read): where, its role, its start
+    cdef Py_ssize_t forced = -1
+    cdef int forced_role = NO_FUNCTION
+    cdef Py_ssize_t forced_start = 0
     new = tuple.__new__  # a CSSURL without NamedTuple's Python-level __new__
     while True:
-        if len(stack) > 1:
+        if forced >= 0:
+            start = forced
+        elif len(stack) > 1:
             start = _next_trigger(t, pos)
             if start < 0:
                 break
@@ -385,22 +399,29 @@ cdef object _scan(str css):
                 pos = _comment_end(t, pos + 1)
         elif char == u'"' or char == u"'":
             close = _string_end(t, start)
-            if close < 0:
-                return None
+            url = None
+            if close < 0:  # broken by a newline (a bad string: no URL), or by the end
+                url, close = _string_token(css, start)
+                if url is None:
+                    pos = close
+                    continue
             pos = close
             if start == import_at and not in_url:
-                url = _string_value(css[start:close])
+                url = _string_value(css[start:close]) if url is None else url
                 found.append(new(CSSURL, (url, "@import", lines.at(start))))
             elif top.role == IMAGE_SET and not in_url:
-                url = _string_value(css[start:close])
+                url = _string_value(css[start:close]) if url is None else url
                 found.append(new(CSSURL, (url, "image-set()", lines.at(start))))
             elif top.role == URL and top.found_at >= 0:
                 slot = found[top.found_at]
-                url = _string_value(css[start:close])
+                url = _string_value(css[start:close]) if url is None else url
                 found[top.found_at] = new(CSSURL, (url, slot[1], slot[2]))
                 top.found_at = -1
         elif char == u"(":
-            role = _function_before(t, css, start, &name_start)
+            if start == forced:
+                role, name_start, forced = forced_role, forced_start, -1
+            else:
+                role = _function_before(t, css, start, &name_start)
             after_import = name_start == import_at
             after_space = pos
             while after_space < end and _space(_at(t, after_space)):
@@ -409,12 +430,13 @@ cdef object _scan(str css):
                 after_space < end and (_at(t, after_space) == u'"' or _at(t, after_space) == u"'")
             ):
                 rest = _URL_REST.match(css, pos)
-                if rest is None:
-                    return None  # escapes in it, or a bad url token
-                if not in_url:
+                if rest is None:  # escapes in it, or a bad url token (None: no URL)
+                    url, pos = _url_token(css, pos)
+                else:
+                    url, pos = rest.group(1), rest.end()
+                if url is not None and not in_url:
                     syntax = "@import" if after_import else "url()"
-                    found.append(new(CSSURL, (rest.group(1), syntax, lines.at(name_start))))
-                pos = rest.end()
+                    found.append(new(CSSURL, (url, syntax, lines.at(name_start))))
             elif role == URL_FUNCTION or role == SRC_FUNCTION:
                 at = -1
                 if not in_url:
@@ -426,19 +448,22 @@ cdef object _scan(str css):
             elif role == IMAGE_SET_FUNCTION:
                 stack.append(_Open(u")", IMAGE_SET))
             elif len(stack) > 1:
-                stack.append(_Open(u")"))
+                stack.append(_PAREN)
         elif char == u"@":
-            if css[pos : pos + 6].lower() == "import" and not _NAME_CHAR.match(css, pos + 6):
+            if css[pos : pos + 6].lower() == "import" and _name_ends(css, pos + 6):
                 skip = _SKIP_SPACE_AND_COMMENTS.match(css, pos + 6)
                 import_at = pos = skip.end() if skip else pos + 6
         elif char == u"\\":
-            names, pos = _escape_names_something(css, start)
-            if names:
-                return None
+            action, name_from, pos = _escape_read(css, start)
+            if action == IMPORT:
+                skip = _SKIP_SPACE_AND_COMMENTS.match(css, pos)
+                import_at = pos = skip.end()
+            elif action is not None:  # a "(" at pos, its function's role decided here
+                forced, forced_role, forced_start = pos, _ROLES[action], name_from
         elif char == u"[":
-            stack.append(_Open(u"]"))
+            stack.append(_BRACKET)
         elif char == u"{":
-            stack.append(_Open(u"}"))
+            stack.append(_BRACE)
         elif top.closer == char:
             _close(stack.pop(), found)
             if top.role == URL:
