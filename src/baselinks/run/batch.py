@@ -220,6 +220,9 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
         elif url:
             found = _said_unused(found, name, url)
         yield from _counted(found, stream)
+        damage = getattr(stream, "damage", "")  # a fetched body cut short or undecodable
+        if damage:
+            yield InputError(damage, name)
     finally:
         if stream is not given.source:
             stream.close()
