@@ -38,6 +38,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..compiled import load as load_compiled
 from ..load.containers.doctypes import DocType
 from ..load.document import Document, Loadable, limit_attributes, load, parse_html, read_source
 from ..load.encoding import decode_as, lookup, sniff
@@ -74,12 +75,18 @@ def load_css(
     return Document(label, text, str(encoding.name), "css", None)
 
 
+# The compiled scanner where it is built (BASELINKS_PURE=1: css.py's), as the walk's <style>
+# text: the same answers (tests/test_compiled_syntax.py), a style sheet's nesting read in C.
+_csyntax = load_compiled("baselinks.find._csyntax")
+_css_urls = css_urls if _csyntax is None else _csyntax.css_urls
+
+
 def sheet_links(document: Document) -> list[RawLink]:
     """Every ``url()``, ``@import`` and ``image-set()`` of a style sheet, in order: tag
     ``css``, attr the syntax (as in a ``<style>`` element), kind ``resource``."""
     return [
         RawLink(found.url, "css", found.syntax, "resource", found.line)
-        for found in css_urls(document.text)
+        for found in _css_urls(document.text)
     ]
 
 
