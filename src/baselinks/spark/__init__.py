@@ -62,6 +62,11 @@ _FROM = {
 }
 
 
+def __dir__() -> list[str]:
+    # the names of __all__ too, not yet loaded (autodoc and help() list a module by dir())
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str) -> Any:
     module = _FROM.get(name)
     if module is None:
