@@ -397,7 +397,7 @@ def _run_shapes(family: Family, child: Any, work: Path, long: bool, classify: An
     from fuzz_shapes import SHAPES, judge, judge_growth
 
     for name, shape in SHAPES.items():
-        times: list[tuple[float, float]] = []
+        times: list[tuple[int, float, float]] = []
         for growth in GROWTH_LONG if long else GROWTH:
             data = shape.make(growth)
             label = f"{name} x{growth} ({len(data):,} bytes)"
@@ -420,7 +420,7 @@ def _run_shapes(family: Family, child: Any, work: Path, long: bool, classify: An
             for finding, detail in judge(shape, growth, len(data), result, baseline):
                 family.found(finding, label, detail)
             if baseline is not None:
-                times.append((float(result["cpu"]), float(baseline["cpu"])))
+                times.append((len(data), float(result["cpu"]), float(baseline["cpu"])))
         for finding, detail in judge_growth(times):
             family.found(finding, name, detail)
 

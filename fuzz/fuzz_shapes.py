@@ -207,15 +207,16 @@ def judge(
     return found
 
 
-def judge_growth(times: list[tuple[float, float]]) -> list[tuple[str, str]]:
+def judge_growth(times: list[tuple[int, float, float]]) -> list[tuple[str, str]]:
     """The finding of a shape whose CPU time grows faster than its baseline's: ``times`` is
-    (the shape's, the baseline's) at each growth, in order. The baseline's time is taken as
-    at least 0.05 s (a measure smaller than that is noise)."""
+    (its size, its CPU time, its baseline's) at each growth, in order. A baseline's time under
+    0.05 s is noise: the baseline is then taken to grow as its size does (linear)."""
     if len(times) < 2:
         return []
-    (small, base_small), (large, base_large) = times[-2], times[-1]
+    (size_small, small, base_small), (size_large, large, base_large) = times[-2], times[-1]
     own = large / max(small, 0.05)
-    theirs = max(base_large, 0.05) / max(base_small, 0.05)
-    if large > CPU_FLOOR and own > CPU_GROWTH * max(theirs, 1.0):
+    linear = size_large / max(size_small, 1)
+    theirs = base_large / base_small if base_small >= 0.05 else linear
+    if large > CPU_FLOOR and own > CPU_GROWTH * max(theirs, linear):
         return [("CPU time grows faster than its baseline's", f"x{own:.1f} against x{theirs:.1f}")]
     return []

@@ -126,11 +126,14 @@ def test_the_shapes_judge_finds_what_is_out_of_proportion() -> None:
         "CPU time over its baseline",
         "wrong links",
     ]
-    # linear against linear: none; quadratic against linear: found
-    assert fuzz_shapes.judge_growth([(0.5, 0.2), (2.0, 0.8)]) == []
-    assert [f for f, _ in fuzz_shapes.judge_growth([(0.5, 0.2), (8.0, 0.8)])] == [
+    # linear against linear: none; quadratic against linear: found; against a baseline too
+    # fast to measure, linear is what it grows as
+    assert fuzz_shapes.judge_growth([(100, 0.5, 0.2), (400, 2.0, 0.8)]) == []
+    assert [f for f, _ in fuzz_shapes.judge_growth([(100, 0.5, 0.2), (400, 8.0, 0.8)])] == [
         "CPU time grows faster than its baseline's"
     ]
+    assert fuzz_shapes.judge_growth([(100, 0.4, 0.01), (400, 2.5, 0.01)]) == []
+    assert len(fuzz_shapes.judge_growth([(100, 0.4, 0.01), (400, 6.4, 0.01)])) == 1
 
 
 @pytest.mark.slow  # ~10 s: 60 documents, each written in five formats, in a child process
