@@ -242,7 +242,7 @@ def test_a_stream_decoded_as_it_is_read_gives_what_decode_coding_gives(
 ) -> None:
     import io
 
-    from baselinks.load.containers.coding import DecodedStream
+    from baselinks.load.containers.decoded import DecodedStream
 
     data = _CODED[name]
     at %= len(data)
@@ -266,7 +266,7 @@ def test_a_stream_decoded_as_it_is_read_decodes_no_more_than_is_asked() -> None:
     # a bomb read through it: what is decoded is what the reader asked for, and a little more
     import io
 
-    from baselinks.load.containers.coding import DecodedStream
+    from baselinks.load.containers.decoded import DecodedStream
 
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
     bomb = packer.compress(bytes(256 << 20)) + packer.flush()

@@ -46,7 +46,7 @@ from .load.containers.entries import Origin
 from .load.document import Document, load_text
 from .load.encoding import browser_encoding, query_codec
 from .resolve.link import Link, Linker, saved_copies, with_problems
-from .run.batch import PartLinks
+from .run.events import PartLinks
 from .run.options import Keep
 from .url.resolve import resolver_class
 
@@ -197,7 +197,7 @@ def part_links(
     parser: str = "lxml",
 ) -> PartLinks:
     """One document of an input: its HTTP header links, then its own (for a STREAMED document,
-    lists of them, as they are found: run.batch.PartLinks); what of it could not be read ("" when
+    lists of them, as they are found: run.events.PartLinks); what of it could not be read ("" when
     all of it was); and its own URL (page_url), None when not known. ``parser``: "html5" or
     "lxml", as chosen."""
     load = partial(LOADERS[part.doctype], charset=part.charset, name=part.name, parser=parser)

@@ -18,11 +18,12 @@ import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, BinaryIO, Generic, cast
 
 from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
+from .events import Done, Event, Failed, Opened, PartLinks, Read, T, Unreadable, Unused
 from .inputs import Source, display_name, is_url, label, open_source
 from .workers import Recovery, ordered_map
 
@@ -123,82 +124,7 @@ class Options:
     charset: str | None = None
 
 
-class Unreadable(NamedTuple):
-    """An input that could not be opened or read at all."""
-
-    name: str
-    error: Exception
-
-
-# What a Task makes of a document's links: the list itself (:func:`records`), or their text in
-# an output format (write.FORMATS), made where the document was extracted.
-T = TypeVar("T")
-
-# What a Task's extract gives for a document (pipeline.part_links): its links as one list, or,
-# for a document read as it comes, as lists handed on as they are found; what of it could not
-# be read ("" when all of it was), for the second a function that says it once they are read;
-# its own URL.
-PartLinks: TypeAlias = (
-    "tuple[list[Link], str, str | None]"
-    " | tuple[Iterator[list[Link]], Callable[[], str], str | None]"
-)
-
-
-class Done(NamedTuple, Generic[T]):
-    """One document done: its name, its links as the Task renders them, how many links, and
-    what of it could not be read (None when all of it was); how many links have no base, and
-    the links counted (when the Task counts them: ``--stats``)."""
-
-    name: str
-    output: T
-    found: int  # how many links
-    error: str | None
-    no_base: int = 0
-    stats: Stats | None = None
-    page_url: str | None = None  # the document's own URL (a graph's source vertex)
-    # a piece of a document whose links are handed on as they are found (pipeline.STREAMED):
-    # more of it follows, and the Done without ``more`` ends it (and is counted a document)
-    more: bool = False
-
-
-class Failed(NamedTuple):
-    """A document of which nothing could be read, and why."""
-
-    name: str
-    error: str
-
-
-class Opened(NamedTuple):
-    """An input was opened: one more file."""
-
-    name: str
-
-
-class Unused(NamedTuple):
-    """The run's retrieval URL (``url=``) is not used for this input's documents: they carry
-    their own (a WARC record's ``WARC-Target-URI``). Said once per input, never an error."""
-
-    name: str
-    retrieval: str  # the URL the first such document carries
-
-    def message(self, option: str) -> str:
-        """What to tell: ``option`` is how the caller gave the URL (``--url``, ``url=``)."""
-        return (
-            f"{self.name}: {option} not used: the records of an archive carry the URL each was "
-            "retrieved from (WARC-Target-URI, RFC 1808 §3.3), which no option overrides"
-        )
-
-
-class Read(NamedTuple):
-    """So many more bytes of an input were read (for a progress display: ``Summary.read``)."""
-
-    size: int
-
-
 _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
-
-
-Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Done[Any]
 
 
 def records(links: list[Link]) -> list[Link]:
@@ -306,9 +232,7 @@ class Task(Generic[T]):
     extracted, the rest passed on), or a whole small input for the worker to read itself.
     """
 
-    # one document: (part, mode, select) -> (links, what could not be read or "", its own URL);
-    # a document read as it comes (pipeline.STREAMED) gives its links as lists, and what could
-    # not be read as a function to ask once they are read
+    # one document: (part, mode, select) -> its links, what could not be read, its own URL
     extract: Callable[[Part, str, str | None], PartLinks]
     mode: str
     select: str | None
@@ -530,8 +454,7 @@ def results(
     it, ``report`` is.
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
-    # one process: each unit's events as they come (a streamed document's pieces one by one);
-    # in workers, a list of them (the recovery of a worker that dies is only theirs)
+    # one process: each unit's events as they come (a streamed document's pieces one by one)
     run = task if workers > 1 else cast(Callable[[list[Event | Input]], list[Event]], task.events)
     for events in ordered_map(run, work, workers, recovery=_RECOVERY):
         for event in events:

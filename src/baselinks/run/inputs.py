@@ -34,7 +34,7 @@ from typing import Any, BinaryIO, NamedTuple, cast
 from ..base.mirror import MirroredURL
 from ..errors import InputError
 from ..load.containers import Skipped
-from ..load.containers.coding import DecodedStream
+from ..load.containers.decoded import DecodedStream
 
 __all__ = [
     "LINKED_DIRECTORY",
