@@ -305,22 +305,19 @@ def css_urls(text):
 
 
 cdef class _Open:
-    """css._Open: an open block or function, its closing character and its role for URLs."""
+    """css._Open: an open function with a role for URLs, where it is among the open blocks."""
 
-    cdef Py_UCS4 closer
+    cdef Py_ssize_t level
     cdef int role
     cdef Py_ssize_t found_at
 
-    def __cinit__(self, Py_UCS4 closer, int role=NONE, Py_ssize_t found_at=-1):
-        self.closer = closer
+    def __cinit__(self, Py_ssize_t level, int role=NONE, Py_ssize_t found_at=-1):
+        self.level = level
         self.role = role
         self.found_at = found_at
 
 
-# css._PLAIN: an open block or function of no role, shared (nothing of one changes while open)
-cdef _Open _PAREN = _Open(u")")
-cdef _Open _BRACKET = _Open(u"]")
-cdef _Open _BRACE = _Open(u"}")
+cdef _Open _NO_ROLE = _Open(-1)  # css._NO_ROLE: the innermost open block has no role
 
 
 cdef class _Lines:
@@ -363,7 +360,9 @@ cdef list _scan(str css):
         css = css.replace("\x00", "\ufffd").replace("\r\n", "\n").replace("\r", "\n")
         css = css.replace("\f", "\n")
     cdef list found = []
-    cdef list stack = [_Open(u"\0")]
+    # css._Scan's open blocks: their closing characters, a byte each; those with a role
+    cdef bytearray closers = bytearray()
+    cdef list roles = []
     cdef _Open top
     cdef _Lines lines = _Lines(css)
     cdef Py_ssize_t in_url = 0
@@ -383,7 +382,7 @@ cdef list _scan(str css):
     while True:
         if forced >= 0:
             start = forced
-        elif len(stack) > 1:
+        elif len(closers) > 0:
             start = _next_trigger(t, pos)
             if start < 0:
                 break
@@ -393,7 +392,9 @@ cdef list _scan(str css):
                 break
         char = _at(t, start)
         pos = start + 1
-        top = stack[len(stack) - 1]
+        top = _NO_ROLE
+        if roles and (<_Open>roles[len(roles) - 1]).level == len(closers) - 1:
+            top = roles[len(roles) - 1]
         if char == u"/":
             if pos < end and _at(t, pos) == u"*":
                 pos = _comment_end(t, pos + 1)
@@ -443,12 +444,14 @@ cdef list _scan(str css):
                     at = len(found)
                     syntax = "@import" if after_import else "url()"
                     found.append(new(CSSURL, ("", syntax, lines.at(name_start))))
-                stack.append(_Open(u")", URL, at))
+                roles.append(_Open(len(closers), URL, at))
+                closers.append(41)  # ")"
                 in_url += 1
             elif role == IMAGE_SET_FUNCTION:
-                stack.append(_Open(u")", IMAGE_SET))
-            elif len(stack) > 1:
-                stack.append(_PAREN)
+                roles.append(_Open(len(closers), IMAGE_SET))
+                closers.append(41)
+            elif len(closers) > 0:
+                closers.append(41)
         elif char == u"@":
             if css[pos : pos + 6].lower() == "import" and _name_ends(css, pos + 6):
                 skip = _SKIP_SPACE_AND_COMMENTS.match(css, pos + 6)
@@ -461,15 +464,18 @@ cdef list _scan(str css):
             elif action is not None:  # a "(" at pos, its function's role decided here
                 forced, forced_role, forced_start = pos, _ROLES[action], name_from
         elif char == u"[":
-            stack.append(_BRACKET)
+            closers.append(93)  # "]"
         elif char == u"{":
-            stack.append(_BRACE)
-        elif top.closer == char:
-            _close(stack.pop(), found)
-            if top.role == URL:
-                in_url -= 1
-    while len(stack) > 1:
-        _close(stack.pop(), found)
+            closers.append(125)  # "}"
+        elif len(closers) > 0 and <Py_UCS4>closers[len(closers) - 1] == char:
+            closers.pop()
+            if top is not _NO_ROLE:
+                roles.pop()
+                _close(top, found)
+                if top.role == URL:
+                    in_url -= 1
+    for block in roles:
+        _close(block, found)
     return [item for item in found if item is not None]
 
 
