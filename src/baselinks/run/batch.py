@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, BinaryIO, Generic, cast
 from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
-from .events import Done, Event, Failed, Opened, PartLinks, Read, T, Unreadable, Unused
+from .events import Done, Event, Failed, Opened, PartLinks, Read, T, Unreadable, Unused, records
 from .inputs import Source, display_name, is_url, label, open_source
+from .resume import Ended
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
@@ -127,11 +128,6 @@ class Options:
 _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
 
 
-def records(links: list[Link]) -> list[Link]:
-    """A Task's output when the caller wants the records themselves (``iter_links``)."""
-    return links
-
-
 def entries(given: Input, options: Options) -> Iterator[Event]:
     """What one input holds, in order: the opened mark, then its documents, skips and damage,
     with how many of its bytes were read as they are (:class:`Read`)."""
@@ -152,6 +148,7 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
             headers=options.headers or headers,
             charset=options.charset,
             named=given.strict,
+            where=fetched,
         )
         if own is not None:
             found = _mirrored(found, own)
@@ -215,13 +212,14 @@ def _said_unused(found: Iterator[Event], label: str, url: str) -> Iterator[Event
 
 
 def guarded(given: Input, options: Options) -> Iterator[Event]:
-    """:func:`entries`, with an input that cannot be read ending as one event."""
+    """:func:`entries`, with an input that cannot be read ending as one event; then Ended."""
     try:
         yield from entries(given, options)
     except SelectError:
         raise
     except Exception as exc:
         yield Unreadable(label(given.source, given.name), exc)
+    yield Ended(label(given.source, given.name))  # (in a worker too: after all the input's events)
 
 
 @dataclass(frozen=True)
@@ -444,6 +442,7 @@ def results(
     unreadable: Callable[[str, Exception], None] | None = None,
     unused: Callable[[Unused], None] | None = None,
     warn: Callable[[InputWarning], None] | None = None,
+    ended: Callable[[Ended], None] | None = None,
 ) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
@@ -451,7 +450,7 @@ def results(
     on; without it, that error is raised. ``unused``: told when the retrieval URL given is
     not used for an input (:class:`Unused`). ``warn``: given each oddity repaired
     (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
-    it, ``report`` is.
+    it, ``report`` is. ``ended``: told of each input done, after its documents were handled.
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
     # one process: each unit's events as they come (a streamed document's pieces one by one)
@@ -495,3 +494,5 @@ def results(
                 if unreadable is None:
                     raise event.error
                 unreadable(event.name, event.error)
+            elif isinstance(event, Ended) and ended is not None:
+                ended(event)

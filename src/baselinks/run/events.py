@@ -7,6 +7,7 @@
     Done        a document done: its links (or their text), what of it could not be read; a
                 piece of one read as it comes (``more``), then the Done that ends it
     Failed      a document of which nothing could be read
+    Ended       an input read to its end (run/resume.py's)
 
 with an input's own entries (Part, Skipped, InputError): :data:`Event`. And :data:`PartLinks`,
 what the per-document pipeline gives a Task.
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, TypeVar
 
 from ..errors import InputError
 from ..load.containers import Part, Skipped
+from .resume import Ended
 
 if TYPE_CHECKING:
     from ..resolve.link import Link
@@ -33,6 +35,7 @@ __all__ = [
     "Read",
     "Unreadable",
     "Unused",
+    "records",
 ]
 
 
@@ -108,4 +111,11 @@ class Read(NamedTuple):
     size: int
 
 
-Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Done[Any]
+Event = (
+    Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Ended | Done[Any]
+)
+
+
+def records(links: list[Link]) -> list[Link]:
+    """A Task's output when the caller wants the records themselves (``iter_links``)."""
+    return links
