@@ -53,6 +53,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         "/notes.html": (200, {"Content-Type": "text/plain"}, PAGE),  # text, not a page
     }
     asked: ClassVar[list[str]] = []
+    accepted: ClassVar[set[str | None]] = set()  # each request's Accept-Encoding
 
     def do_HEAD(self) -> None:
         self._answer(body=False)
@@ -62,11 +63,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _answer(self, body: bool) -> None:
         self.asked.append(f"{self.command} {self.path}")
+        self.accepted.add(self.headers.get("Accept-Encoding"))
         status, headers, content = self.routes.get(self.path, (404, {}, b"not here"))
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(content)))
+        if "Content-Length" not in headers:  # (a route may claim more than it sends)
+            self.send_header("Content-Length", str(len(content)))
         self.end_headers()
         if body:
             self.wfile.write(content)
@@ -85,6 +88,7 @@ def server() -> Iterator[str]:
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     _Handler.asked = []
+    _Handler.accepted = set()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
@@ -295,3 +299,102 @@ def test_one_ctrl_d_ends_stdin_on_a_terminal() -> None:
         os.close(primary)
     note = b"baselinks: reading standard input (end it with Ctrl-D; --help for the options)\n"
     assert (ran.returncode, out, err) == (0, b"http://e.example/x\n", note)
+
+
+# --- issue 36: asked as identity, decoded here, a short or undecodable body is damage --------
+
+_TWO = b'<a href="one.html">1</a>' + b" " * 3000 + b'<a href="two.html">2</a>'
+
+
+def _coded(coding: str, body: bytes) -> bytes:
+    import gzip
+    import zlib
+
+    import brotli
+
+    return {
+        "gzip": gzip.compress,
+        "deflate": zlib.compress,
+        "raw-deflate": lambda data: zlib.compress(data)[2:-4],
+        "br": brotli.compress,
+    }[coding](body)
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "raw-deflate", "br"])
+def test_a_coded_body_is_asked_as_identity_and_decoded_here(server: str, coding: str) -> None:
+    # the streaming GET asked for "gzip, deflate, br, zstd" and aiohttp decoded what came
+    header = "deflate" if coding == "raw-deflate" else coding
+    _Handler.routes["/coded.html"] = (
+        200,
+        {"Content-Type": "text/html", "Content-Encoding": header},
+        _coded(coding, _TWO),
+    )
+    links = extract_links(f"{server}/coded.html")
+    assert [link.raw for link in links] == ["one.html", "two.html"]
+    assert _Handler.accepted == {"identity"}
+
+
+def test_a_body_shorter_than_its_content_length_is_damage_after_its_links(
+    server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it was "internal error (a bug in baselinks ...): ClientPayloadError", the links lost
+    headers = {"Content-Type": "text/html", "Content-Length": str(len(_TWO) + 1000)}
+    _Handler.routes["/short.html"] = (200, headers, _TWO)
+    url = f"{server}/short.html"
+    status, out, err = _cli(["extract", url, "--format", "text"], capsys)
+    assert (status, out) == (1, [f"{server}/one.html", f"{server}/two.html"])
+    assert err == [
+        f"baselinks: {url}: the body ended after {len(_TWO):,} of its {len(_TWO) + 1000:,} "
+        "bytes (Content-Length): what arrived was read",
+        "baselinks: 1 file, 1 document, 2 links; 1 failed",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            b"\x00\x01\x02 binary " * 50,
+            "Content-Encoding gzip: does not decode (Error -3 while decompressing data: "
+            "incorrect header check): nothing of the body is read",
+        ),
+        (None, "Content-Encoding gzip: cut short: the {} bytes decoded were read"),
+    ],
+)
+def test_a_body_that_does_not_decode_is_damage_after_what_decoded(
+    server: str, body: bytes | None, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a Content-Encoding: gzip body that is not gzip was an internal error; one cut short
+    # gave what decoded and no error at all
+    import zlib
+
+    coded = _coded("gzip", _TWO)[:-40] if body is None else body
+    headers = {"Content-Type": "text/html", "Content-Encoding": "gzip"}
+    _Handler.routes["/bad.html"] = (200, headers, coded)
+    url = f"{server}/bad.html"
+    status, out, err = _cli(["extract", url, "--format", "text"], capsys)
+    decoded = zlib.decompressobj(31).decompress(coded) if body is None else b""
+    assert status == 1
+    assert out == ([f"{server}/one.html"] if body is None else [])
+    assert err[0] == f"baselinks: {url}: " + said.format(len(decoded))
+
+
+def test_a_gzip_bomb_at_a_url_stops_at_the_cap_of_a_file(
+    server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 2 MB of gzip peaked at 1.38 GB before the 256 MiB cap spoke: aiohttp decoded it whole.
+    # Decoded here as it is read, the cap of a document read whole stops it (1 MiB here)
+    import zlib
+
+    from baselinks.load import containers
+
+    monkeypatch.setattr(containers, "MAX_INPUT_BYTES", 1 << 20)
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = packer.compress(b"<a href=x>") + packer.compress(bytes(64 << 20)) + packer.flush()
+    headers = {"Content-Type": "text/html", "Content-Encoding": "gzip"}
+    _Handler.routes["/bomb.html"] = (200, headers, bomb)
+    url = f"{server}/bomb.html"
+    status, out, err = _cli(["extract", url, "--format", "text"], capsys)
+    assert (status, out) == (1, [])
+    assert err[0] == f"baselinks: {url}: input larger than 1048576 bytes: not read"
+    assert _Handler.accepted == {"identity"}

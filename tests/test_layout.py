@@ -80,6 +80,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.sniff": set(),
     # brotli and zstd (the stdlib's from 3.14, else backports.zstd) are imported where used
     "load.containers.coding": {"brotli", "compression", "backports"},
+    "load.containers.decoded": {"brotli", "compression", "backports"},  # coding.py's, streamed
     "load.containers.httpmsg": set(),
     "load.containers.resync": set(),
     "load.containers.mime": set(),
@@ -133,6 +134,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),
+    "run.events": set(),  # the records a batch hands back: data
     # what an input is and how it is opened: a URL through fsspec (the fsspec extra), when given
     "run.inputs": {"fsspec"},
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
@@ -314,6 +316,7 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert _local_imports("run.batch") == {
         "load.containers",
         "errors",
+        "run.events",
         "run.inputs",
         "run.resume",
         "run.workers",
@@ -321,8 +324,14 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         "write.formats",
         "write.stats",
     }
-    # inputs opens what it is given: a URL's retrieval URL is a base/mirror.MirroredURL
-    assert _local_imports("run.inputs") == {"base.mirror", "errors", "load.containers"}
+    # inputs opens what it is given: a URL's retrieval URL is a base/mirror.MirroredURL, its
+    # body decoded as it is read (load/containers/decoded.py)
+    assert _local_imports("run.inputs") == {
+        "base.mirror",
+        "errors",
+        "load.containers",
+        "load.containers.decoded",
+    }
     # the URL engine: its own modules, errors, compiled (the switch to a compiled copy); its
     # folder's __init__ the old module's names (_moved)
     for module in MODULES:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..errors import URLError
+from ..errors import URLError, scalar
 from ..load.tokens import ASCII_WHITESPACE
 from ..url.parts import SCHEME_RE
 from ..url.resolve import Resolver, check_mode, encoding_parse, resolve, resolver_class
@@ -129,12 +129,14 @@ def retrieval_base(url: str | None, text: str | bytes = "") -> Base:
     ``--root-url``) is no URL given: the page's own saved-from comment wins over it.
     """
     if url and not isinstance(url, MirroredURL):
-        return Base(url, BaseSource.RETRIEVAL)
+        # where a retrieval URL enters the pipeline: a --url of bytes that are not UTF-8 (lone
+        # surrogates to Python) is U+FFFD in them, as every text (errors.scalar)
+        return Base(scalar(url), BaseSource.RETRIEVAL)
     saved = saved_from_url(text) if text else None
     if saved is not None:
         return Base(saved, BaseSource.RETRIEVAL)
     if url:
-        return Base(str(url), BaseSource.RETRIEVAL)  # a plain str from here on
+        return Base(scalar(str(url)), BaseSource.RETRIEVAL)  # a plain str from here on
     return DEFAULT
 
 

@@ -245,6 +245,12 @@ def computed(fields: tuple[str, ...], links: Sequence[Link]) -> list[Link]:
     return made
 
 
+# The distinct references a Linker keeps resolved (its memo): a document handed on as it is
+# read (a sitemap of a million URLs) kept every one to its end, half of what it held (issue
+# 36); past this many, the memo starts again (a repeated reference is resolved once more).
+MEMO_KEPT = 1 << 16
+
+
 class Linker:
     """The resolve stage for one document: raw links against its base, with problem codes.
 
@@ -277,7 +283,8 @@ class Linker:
         self.query_codec = query_codec
         self.resolver = Resolver(base.url, mode)
         self.codebases: dict[str, Resolver] = {}
-        # reference as written (stripped) -> (url, problems), against the document's base
+        # reference as written (stripped) -> (url, problems), against the document's base;
+        # at most MEMO_KEPT, then it starts again
         self.memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         # the document's own URL resolved (an empty form action), once a document
         self.form_document: tuple[str, tuple[str, ...]] | None = None
@@ -307,6 +314,8 @@ class Linker:
         else:
             found = self.memo.get(value)
             if found is None:
+                if len(self.memo) >= MEMO_KEPT:
+                    self.memo.clear()
                 found = self.memo[value] = self._resolve(self.resolver, value)
             url, problems = found
             base, source = self.resolver.base, self.source

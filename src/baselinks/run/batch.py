@@ -18,11 +18,12 @@ import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, Generic, cast
 
 from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
+from .events import Done, Event, Failed, Opened, PartLinks, Read, T, Unreadable, Unused, records
 from .inputs import Source, display_name, is_url, label, open_source
 from .resume import Ended
 from .workers import Recovery, ordered_map
@@ -124,77 +125,7 @@ class Options:
     charset: str | None = None
 
 
-class Unreadable(NamedTuple):
-    """An input that could not be opened or read at all."""
-
-    name: str
-    error: Exception
-
-
-# What a Task makes of a document's links: the list itself (:func:`records`), or their text in
-# an output format (write.FORMATS), made where the document was extracted.
-T = TypeVar("T")
-
-
-class Done(NamedTuple, Generic[T]):
-    """One document done: its name, its links as the Task renders them, how many links, and
-    what of it could not be read (None when all of it was); how many links have no base, and
-    the links counted (when the Task counts them: ``--stats``)."""
-
-    name: str
-    output: T
-    found: int  # how many links
-    error: str | None
-    no_base: int = 0
-    stats: Stats | None = None
-    page_url: str | None = None  # the document's own URL (a graph's source vertex)
-
-
-class Failed(NamedTuple):
-    """A document of which nothing could be read, and why."""
-
-    name: str
-    error: str
-
-
-class Opened(NamedTuple):
-    """An input was opened: one more file."""
-
-    name: str
-
-
-class Unused(NamedTuple):
-    """The run's retrieval URL (``url=``) is not used for this input's documents: they carry
-    their own (a WARC record's ``WARC-Target-URI``). Said once per input, never an error."""
-
-    name: str
-    retrieval: str  # the URL the first such document carries
-
-    def message(self, option: str) -> str:
-        """What to tell: ``option`` is how the caller gave the URL (``--url``, ``url=``)."""
-        return (
-            f"{self.name}: {option} not used: the records of an archive carry the URL each was "
-            "retrieved from (WARC-Target-URI, RFC 1808 §3.3), which no option overrides"
-        )
-
-
-class Read(NamedTuple):
-    """So many more bytes of an input were read (for a progress display: ``Summary.read``)."""
-
-    size: int
-
-
 _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
-
-
-Event = (
-    Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Ended | Done[Any]
-)
-
-
-def records(links: list[Link]) -> list[Link]:
-    """A Task's output when the caller wants the records themselves (``iter_links``)."""
-    return links
 
 
 def entries(given: Input, options: Options) -> Iterator[Event]:
@@ -224,6 +155,9 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
         elif url:
             found = _said_unused(found, name, url)
         yield from _counted(found, stream)
+        damage = getattr(stream, "damage", "")  # a fetched body cut short or undecodable
+        if damage:
+            yield InputError(damage, name)
     finally:
         if stream is not given.source:
             stream.close()
@@ -296,8 +230,8 @@ class Task(Generic[T]):
     extracted, the rest passed on), or a whole small input for the worker to read itself.
     """
 
-    # one document: (part, mode, select) -> (links, what could not be read or "", its own URL)
-    extract: Callable[[Part, str, str | None], tuple[list[Link], str, str | None]]
+    # one document: (part, mode, select) -> its links, what could not be read, its own URL
+    extract: Callable[[Part, str, str | None], PartLinks]
     mode: str
     select: str | None
     kinds: frozenset[str] | None
@@ -311,20 +245,71 @@ class Task(Generic[T]):
     every: bool = False  # a Done for every document, one without links too (graph/build.py)
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
-        events: list[Event] = []
+        return list(self.events(unit))
+
+    def events(self, unit: list[Event | Input]) -> Iterator[Event]:
+        """The unit's events as they come: in one process, a streamed document's pieces leave
+        one at a time (:meth:`__call__`, for a worker, gathers them)."""
         for item in unit:
             for entry in guarded(item, self.options) if isinstance(item, Input) else (item,):
-                events.append(self._done(entry) if isinstance(entry, Part) else entry)
-        return events
+                if isinstance(entry, Part):
+                    yield from self._done(entry)
+                else:
+                    yield entry
 
-    def _done(self, part: Part) -> Done[T] | Failed:
+    def _done(self, part: Part) -> Iterator[Done[T] | Failed]:
         try:
             links, unread, page = self.extract(part, self.mode, self.select)
+            if not isinstance(links, list) and self.every:  # (a graph's: one Done a page)
+                links = [link for piece in links for link in piece]
+                unread = cast(Callable[[], str], unread)()
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
             # One document that cannot be read never stops the others in its file.
-            return Failed(part.name, internal(exc))
+            yield Failed(part.name, internal(exc))
+            return
+        if isinstance(links, list):
+            yield self._whole(part, links, cast(str, unread), page)
+        else:
+            yield from self._pieces(part, links, cast(Callable[[], str], unread), page)
+
+    def _pieces(
+        self, part: Part, pieces: Iterator[list[Link]], unread: Callable[[], str], page: str | None
+    ) -> Iterator[Done[T] | Failed]:
+        """A streamed document's links a piece at a time, each a Done with ``more``, then one
+        saying what could not be read: kinds, unique and the output budget over the whole."""
+        budget = output_budget(len(part.body or b""))
+        seen: set[str | None] = set()
+        left = 0  # links past the output budget
+        try:
+            for links in pieces:
+                if self.kinds is not None:
+                    links = [link for link in links if link.kind in self.kinds]
+                if self.unique:
+                    links = [link for link in links if _first(seen, getattr(link, self.unique_by))]
+                if left:
+                    left += len(links)
+                    continue
+                output, written = rendered_within(self.render, links, budget)
+                budget -= len(output) if isinstance(output, str | bytes) else 0
+                if written < len(links):
+                    left, links = len(links) - written, links[:written]
+                no_base, stats = (0, None) if self.count is None else self.count(links)
+                yield Done(part.name, output, written, None, no_base, stats, page, more=True)
+            said = unread()
+        except SelectError:
+            raise
+        except Exception as exc:  # (a MemoryError: said, the rest read on)
+            yield Failed(part.name, internal(exc))
+            return
+        if left:
+            said = "; ".join(filter(None, (said, _cut(output_budget(len(part.body or b"")), left))))
+        yield Done(part.name, self.render([]), 0, said or None, 0, None, page)
+
+    def _whole(
+        self, part: Part, links: list[Link], unread: str, page: str | None
+    ) -> Done[T] | Failed:
         if self.kinds is not None:
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:
@@ -332,17 +317,32 @@ class Task(Generic[T]):
             for link in links:
                 by_key.setdefault(getattr(link, self.unique_by), link)
             links = list(by_key.values())
-        output, written = rendered_within(self.render, links, output_budget(len(part.body or b"")))
+        budget = output_budget(len(part.body or b""))
+        try:
+            output, written = rendered_within(self.render, links, budget)
+        except MemoryError as exc:  # the records of a huge document: said, the rest read on
+            return Failed(part.name, internal(exc))
         if written < len(links):
-            left = len(links) - written
-            cut = (
-                f"output over {output_budget(len(part.body or b'')):,} bytes (the limit for "
-                f"a document of this size): the last {counted(left, 'link')} not written"
-            )
+            cut = _cut(budget, len(links) - written)
             unread = f"{unread}; {cut}" if unread else cut
             links = links[:written]
         no_base, stats = (0, None) if self.count is None else self.count(links)
         return Done(part.name, output, written, unread or None, no_base, stats, page)
+
+
+def _cut(budget: int, left: int) -> str:
+    return (
+        f"output over {budget:,} bytes (the limit for a document of this size): the last "
+        f"{counted(left, 'link')} not written"
+    )
+
+
+def _first(seen: set[str | None], key: str | None) -> bool:
+    """Whether ``key`` is met the first time (then it is kept in ``seen``)."""
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -453,12 +453,14 @@ def results(
     it, ``report`` is. ``ended``: told of each input done, after its documents were handled.
     """
     work = units(inputs, task.options, workers, guard=unreadable is not None)
-    for events in ordered_map(task, work, workers, recovery=_RECOVERY):
+    # one process: each unit's events as they come (a streamed document's pieces one by one)
+    run = task if workers > 1 else cast(Callable[[list[Event | Input]], list[Event]], task.events)
+    for events in ordered_map(run, work, workers, recovery=_RECOVERY):
         for event in events:
             if isinstance(event, Done):
                 # A document read in part gives its links and its error; one that could not
                 # be read at all, its error alone.
-                tally.documents += 1
+                tally.documents += 0 if event.more else 1
                 tally.links += event.found
                 tally.no_base += event.no_base
                 if event.stats is not None and tally.stats is not None:

@@ -58,6 +58,7 @@ from .warcrecord import (
     WrongLengths,
     is_cut,
     is_unframed,
+    oversize,
     record_entries,
     record_name,
 )
@@ -80,7 +81,13 @@ def _located(
 
 
 def _with_origin(
-    entries: list[Entry], record: Any, records: Records, file: str, offset: int, form: _Form
+    entries: list[Entry],
+    record: Any,
+    records: Records,
+    file: str,
+    offset: int,
+    form: _Form,
+    measured: bool = True,
 ) -> tuple[list[Entry], BaseException | None]:
     """The record's entries, its documents given their :class:`Origin`; and the error met
     reading to its end, to be raised after them (where warcio would have met it).
@@ -88,11 +95,12 @@ def _with_origin(
     The length is warcio's (``get_record_length``, as ``warcio index`` writes it: a gzip
     member's compressed length, or the record without the empty lines after it). warcio reads
     to the record's end for it, which it does anyway before the next record; a record that is
-    damaged or cut short is left without one (what it holds is not all there).
+    damaged or cut short is left without one (what it holds is not all there), and so is an
+    oversize one (``measured`` False: its block is never read).
     """
     length: int | None = None
     late: BaseException | None = None
-    if form.stored and not records.damage_met and not any(map(is_cut, entries)):
+    if measured and form.stored and not records.damage_met and not any(map(is_cut, entries)):
         try:
             length = records.get_record_length()
         except READ_ERRORS as exc:
@@ -130,16 +138,25 @@ def _segment(
             head_end = window.tell() - records.reader.rem_length()  # (uncompressed: in the file)
             entries = list(record_entries(record, name, offset)) if count > skip else []
             damage_met = records.damage_met  # before _with_origin reads to the record's end
+            big = oversize(record)  # (warcrecord.py's oversize rule: its block is not read)
             late = None
             if any(isinstance(entry, Part) for entry in entries):
-                entries, late = _with_origin(entries, record, records, file, offset, form)
+                entries, late = _with_origin(entries, record, records, file, offset, form, not big)
             damaged = any(isinstance(entry, InputError) for entry in entries)
+            if big and form.nested_stream:  # the reading ends here: said with the record
+                entries = [_not_passed(entry) for entry in entries]
             if form.gzipped and not damage_met and any(map(is_cut, entries)):
                 held, held_type = entries, record.rec_type or ""
             else:
                 yield from entries
             if damage_met:
                 return Damage(offset, offset + 1, damage_met, name)
+            if big and form.gzipped:
+                # read on at the next gzip member that starts a record, found in the
+                # compressed bytes: the record's own is never inflated past its head
+                return Damage(offset, offset + 1, "", name)
+            if big and form.nested_stream:
+                return None
             if not form.gzipped and any(map(is_unframed, entries)):
                 # Said already. warcio took the rest of the file for its block (a member ends
                 # it in a .warc.gz): the records in it are looked for, after its header, where
@@ -276,6 +293,21 @@ class _Form(NamedTuple):
     warc: bool  # WARC records (else ARC, or not known)
     gzipped: bool  # one gzip member per record
     stored: bool = True  # the offsets are of the file as stored (not of bytes decompressed)
+    # one gzip stream for many records, itself inside another gzip layer: what warcio passes
+    # over is inflated, at up to a million bytes a byte of the file
+    nested_stream: bool = False
+
+
+def _not_passed(entry: Entry) -> Entry:
+    """An oversize record's entry where its block cannot be passed over unread (the oversize
+    rule, warcrecord.py): the records after it are not read, said with it."""
+    if not isinstance(entry, InputError) or isinstance(entry, InputWarning):
+        return entry
+    message = (
+        f"{entry.message}; it is in a gzip stream of many records inside another gzip layer, "
+        "and the records after it are not read (passing over it would inflate it)"
+    )
+    return InputError(message, entry.name, entry.offset)
 
 
 def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[Entry]:
@@ -355,7 +387,7 @@ def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[E
         # Offsets from here on count uncompressed bytes: no record has one in the file.
         gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
         try:
-            form = _Form(warc, False, stored=False)
+            form = _Form(warc, False, stored=False, nested_stream=not stored)
             yield from _iterate(Window(gunzipped), file, form, exc.records_read)
         except (EOFError, OSError, zlib.error) as damage:  # the gzip stream breaks off
             message = " ".join(str(damage).split()) or type(damage).__name__
