@@ -43,6 +43,7 @@ ORDER = (
     "pipeline",
     "api",
     "graph",
+    "wat",
     "dataflow",
     "spark",
     "scrapy",
@@ -89,6 +90,8 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.ziplocal": set(),  # zipfile's ZipInfo: members by their local headers
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
+    # each record with the facts stored around it (gzip member, digests), for a WAT: zlib
+    "load.containers.warcframes": set(),
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
     "load.document": {"lxml"},
@@ -141,6 +144,13 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "graph.sort": set(),  # the external sort: heapq.merge over temporary files
     "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
     "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow
+    # wat/: WARC records → a WAT file (after the pipeline: it runs part_links on each page)
+    "wat": set(),
+    "wat.keys": set(),  # every key and link path, with where it comes from: data
+    "wat.envelope": set(),
+    "wat.html": set(),  # reads the tree it is handed (lxml's), imports no parser
+    "wat.record": set(),  # the WAT's WARC records, gzip and json of the standard library
+    "wat.build": set(),
     "dataflow": set(),  # a URL input is opened by run.inputs
     # the one folder that knows Spark; its driver is what spark-submit runs, so it imports
     # baselinks by name. Nothing else imports it: the core never needs pyspark.
@@ -159,6 +169,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
+    "cli.watcommand": set(),  # baselinks wat: its grammar and wiring
 }
 
 
