@@ -92,6 +92,8 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
     # each record with the facts stored around it (gzip member, digests), for a WAT: zlib
     "load.containers.warcframes": set(),
+    # a crawl's records by what names them, and one read again by its offset (revisits)
+    "load.containers.originals": set(),
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
     "load.document": {"lxml"},
@@ -135,6 +137,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "run.inputs": {"fsspec"},
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
+    "run.revisits": set(),  # a revisit record's original, found in the inputs
     "pipeline": set(),  # one document through the stages: a Task's function
     "api": set(),
     # graph/: the documents' links → a link graph (after the pipeline: it runs api.iter_pages)

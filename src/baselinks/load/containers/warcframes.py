@@ -88,8 +88,9 @@ class _Source:
     """Where a record's bytes come from: a gzip member's inflated data, or the file itself;
     each read counted (``taken``), the member's end found (``ended``)."""
 
-    def __init__(self, window: Window, gzipped: bool) -> None:
+    def __init__(self, window: Window, gzipped: bool, digests: bool = True) -> None:
         self.window = window
+        self.digests = digests  # blocks hashed as they are read (else only counted)
         self.inflater = zlib.decompressobj(-zlib.MAX_WBITS) if gzipped else None
         self.pending = b""  # bytes ready, not yet handed on
         self.taken = 0  # bytes handed on
@@ -165,6 +166,8 @@ class _Block:
         data = self.source.read(min(size, self.left, 1 << 24))
         self.left -= len(data)
         self.read_length += len(data)
+        if not self.source.digests:
+            return data
         self.sha1.update(data)
         if self.entity_start is not None:
             self.entity_sha1.update(data)
@@ -261,9 +264,12 @@ class FramedRecord:
         return self.raw_stream.head
 
 
-def frames(stream: BinaryIO, file: str) -> Iterator[FramedRecord | InputError]:
+def frames(
+    stream: BinaryIO, file: str, digests: bool = True
+) -> Iterator[FramedRecord | InputError]:
     """Every record of the WARC or ARC file ``stream`` (``file`` names it in errors), each
-    read to its end before the next is framed, and the damage met as errors."""
+    read to its end before the next is framed, and the damage met as errors. ``digests``:
+    False when no block's digest is wanted (the blocks are then only counted as they pass)."""
     window = Window(stream)
     gzipped = window.read(2) == _GZIP_MAGIC
     warc = False  # the file holds WARC records only: known once one was read
@@ -274,7 +280,7 @@ def frames(stream: BinaryIO, file: str) -> Iterator[FramedRecord | InputError]:
             return
         window.rewind(offset)
         try:
-            source = _Source(window, gzipped)
+            source = _Source(window, gzipped, digests)
             member = _gzip_header(window) if gzipped else None
             for record in _records(source, offset, member):
                 warc = record.arc is None

@@ -1,0 +1,240 @@
+"""revisits: a WARC ``revisit`` record's page, made of its original's payload, found in the inputs.
+
+A crawl written with deduplication stores a page fetched again with a payload seen before as a
+``revisit`` record (WARC 1.1 §6.7): the new response's status and headers, no payload, and what
+names the record that holds it. Its links are the original payload's, found on the revisit's
+URL at the revisit's date: a crawl written with deduplication gives the graph the same crawl
+written without it gives. Each such link carries ``revisit_of``, the original's record ID.
+
+    index_revisits(inputs)   before the extraction, the inputs' records are read for the headers
+                             that name them (load/containers/originals.py), blocks passed over:
+                             1. the revisits, and what names each one's original;
+                             2. only when there are any: for each, the first record in input
+                                order it names, by ``WARC-Refers-To`` (the record ID), else
+                                ``WARC-Refers-To-Target-URI`` and ``-Date``, else its
+                                ``WARC-Payload-Digest`` (a response or resource record with
+                                that payload: identical-payload-digest, URL-agnostic too)
+    revisited(part, index)   during the extraction, a revisit's document: the original's page
+                             read again at its offset (its body, charset, type), under the
+                             revisit's name, URL, status, headers and Origin
+
+Memory is one entry per revisit, not per record: the original may come after its revisit, in
+another file, and is found all the same; with ``-j N`` the files that hold revisits are read by
+the main process, which holds the index (the workers extract the pages it sends them). An input
+that cannot be read twice (a stream) is not looked through: its revisits are unresolved. A
+revisit whose original is not in the inputs is skipped, counted, and named in the summary
+(``Summary.unresolved``), never dropped unsaid.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, BinaryIO, NamedTuple
+
+from ..errors import InputError
+from ..load.containers.entries import Part, Revisit, Skipped
+from ..load.containers.originals import Keyed, record_at, record_keys
+from .inputs import open_input
+
+__all__ = ["UNRESOLVED", "Original", "RevisitIndex", "index_revisits", "revisited"]
+
+# The reason a revisit whose original is not found is skipped for (grouped as "revisit record").
+UNRESOLVED = "revisit record (its original is not in the inputs)"
+_DIGEST_PROFILE = "identical-payload-digest"
+
+
+class Original(NamedTuple):
+    """Where a revisit's original is: the input to open again (a path or URL), its offset
+    there (in a WACZ, in its ``member``), its WARC-Record-ID (or ``file@offset``)."""
+
+    source: str
+    offset: int
+    member: str | None
+    record_id: str
+
+
+@dataclass
+class RevisitIndex:
+    """Each revisit found, by the file its documents name and its offset, with its original
+    (None: not in the inputs); ``files``: the files that hold revisits."""
+
+    originals: dict[tuple[str, int], Original | None] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+
+    def holds(self, file: str) -> bool:
+        """Whether ``file`` (or a WACZ member of it) holds a revisit."""
+        return any(one == file or one.startswith(file + "#") for one in self.files)
+
+    def original(self, file: str | None, offset: int | None) -> Original | None:
+        if file is None or offset is None:
+            return None
+        return self.originals.get((file, offset))
+
+
+def _readable(source: Any) -> bool:
+    """An input that can be read again: a path or URL (a stream cannot)."""
+    return isinstance(source, str | os.PathLike | bytes | bytearray | memoryview)
+
+
+def _open(source: Any) -> BinaryIO:
+    if isinstance(source, bytes | bytearray | memoryview):
+        return io.BytesIO(bytes(source))
+    return open_input(os.fspath(source))
+
+
+def _records(inputs: Iterable[tuple[Any, str]]) -> Iterator[tuple[Any, str, Keyed]]:
+    """Every record of the inputs that can be read again, with the input and its label."""
+    for source, name in inputs:
+        if not _readable(source):
+            continue
+        try:
+            stream = _open(source)
+        except (OSError, InputError):
+            continue  # the extraction says why
+        try:
+            for keyed in record_keys(stream, name):
+                yield source, name, keyed
+        except Exception:  # damage is the extraction's to report: the index holds what was read
+            continue
+        finally:
+            stream.close()
+
+
+def _uri(value: str | None) -> str | None:
+    return None if value is None else value.strip().strip("<>") or None
+
+
+def _digest(value: str | None) -> str | None:
+    """A payload digest compared as written, but for the case of its algorithm's label."""
+    if not value:
+        return None
+    algorithm, colon, encoded = value.strip().partition(":")
+    return f"{algorithm.lower()}:{encoded}" if colon else value.strip()
+
+
+def _wanted(revisit: Revisit) -> list[tuple[int, tuple[str, ...]]]:
+    """What a revisit's original is named by, best first: (rank, key)."""
+    keys: list[tuple[int, tuple[str, ...]]] = []
+    if revisit.refers_to:
+        keys.append((0, ("id", revisit.refers_to.strip())))
+    target, date = _uri(revisit.target), (revisit.date or "").strip()
+    if target and date:
+        keys.append((1, ("uri-date", target, date)))
+    digest = _digest(revisit.digest)
+    profile = (revisit.profile or "").lower()
+    if digest and (not profile or _DIGEST_PROFILE in profile):
+        keys.append((2, ("digest", digest)))
+    return keys
+
+
+def _names(keyed: Keyed) -> list[tuple[str, ...]]:
+    """What names a response or resource record."""
+    headers = keyed.headers
+    keys: list[tuple[str, ...]] = []
+    if headers.get("warc-record-id"):
+        keys.append(("id", headers["warc-record-id"]))
+    target, date = _uri(headers.get("warc-target-uri")), headers.get("warc-date", "")
+    if target and date:
+        keys.append(("uri-date", target, date))
+    digest = _digest(headers.get("warc-payload-digest"))
+    if digest:
+        keys.append(("digest", digest))
+    return keys
+
+
+def _revisit_of(keyed: Keyed) -> Revisit:
+    headers = keyed.headers
+    return Revisit(
+        headers.get("warc-refers-to"),
+        headers.get("warc-refers-to-target-uri"),
+        headers.get("warc-refers-to-date"),
+        headers.get("warc-payload-digest"),
+        headers.get("warc-profile"),
+    )
+
+
+def index_revisits(inputs: Iterable[tuple[Any, str]]) -> RevisitIndex:
+    """The revisits of ``inputs`` (``(source, label)``: the label their documents' ``file``
+    names) and each one's original: the first record in input order of the best rank that
+    names it (see the module's docstring)."""
+    inputs = [(source, name) for source, name in inputs if _readable(source)]
+    index = RevisitIndex()
+    wanted: dict[tuple[str, ...], list[tuple[int, tuple[str, int]]]] = {}
+    for _, _, keyed in _records(inputs):
+        if keyed.rec_type == "revisit":
+            place = (keyed.file, keyed.offset)
+            index.originals[place] = None
+            index.files.add(keyed.file)
+            for rank, key in _wanted(_revisit_of(keyed)):
+                wanted.setdefault(key, []).append((rank, place))
+    if not wanted:
+        return index
+    best: dict[tuple[str, int], int] = {}  # each revisit's best rank found so far
+    for source, name, keyed in _records(inputs):
+        if keyed.rec_type not in ("response", "resource"):
+            continue
+        for key in _names(keyed):
+            for rank, place in wanted.get(key, ()):
+                if rank < best.get(place, 3):
+                    best[place] = rank
+                    member = keyed.file[len(name) + 1 :] if keyed.file != name else None
+                    record_id = keyed.headers.get("warc-record-id") or (
+                        f"{keyed.file}@{keyed.offset}"
+                    )
+                    index.originals[place] = Original(
+                        os.fspath(source) if not isinstance(source, bytes) else "",
+                        keyed.offset,
+                        member,
+                        record_id,
+                    )
+    return index
+
+
+def revisited(part: Part, index: RevisitIndex | None, source: Any = None) -> list[Any]:
+    """A revisit's document: its original's page under the revisit's name, URL, status,
+    headers and Origin (``revisit_of`` set); or why there is none (Skipped), or the error met
+    reading the original again. ``source``: the input, when an original is in it and it is
+    bytes (read again from memory)."""
+    where = part.origin
+    found = None if index is None or where is None else index.original(where.file, where.offset)
+    if found is None:
+        return [Skipped(part.name, UNRESOLVED)]
+    try:
+        stream = _open(source if not found.source and source is not None else found.source)
+    except (OSError, InputError) as exc:
+        message = exc.message if isinstance(exc, InputError) else exc.strerror or str(exc)
+        return [InputError(f"its original cannot be read again: {message}", part.name)]
+    try:
+        file = found.source if found.member is None else f"{found.source}#{found.member}"
+        entries = record_at(stream, found.source or "-", found.offset, found.member)
+    finally:
+        stream.close()
+    made: list[Any] = []
+    for entry in entries:
+        if isinstance(entry, Part):
+            origin = where._replace(revisit_of=found.record_id) if where is not None else None
+            made.append(
+                replace(
+                    entry,
+                    name=part.name,
+                    retrieval=part.retrieval,
+                    status=part.status if part.status is not None else entry.status,
+                    headers=part.headers or entry.headers,
+                    origin=origin,
+                    revisit=None,
+                )
+            )
+        elif isinstance(entry, Skipped):
+            made.append(Skipped(part.name, f"revisit record ({entry.reason})"))
+        else:
+            made.append(
+                type(entry)(
+                    f"its original ({file}, offset {found.offset}) read again: {entry.message}",
+                    part.name,
+                    where.offset if where is not None else None,
+                )
+            )
+    return made
