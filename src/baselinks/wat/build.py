@@ -20,6 +20,7 @@ the extractor's keys, under ``Baselinks`` keys (keys.ADDITIONS).
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import tempfile
@@ -103,14 +104,22 @@ def wat_name(name: str) -> str:
 Item = bytes | InputError
 
 
+WatSource = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
+
+
 def wat_members(
-    source: str | os.PathLike[str] | BinaryIO, name: str, options: WatOptions, summary: WatSummary
+    source: WatSource, name: str, options: WatOptions, summary: WatSummary
 ) -> Iterator[Item]:
     """The WAT records of one input (its gzip members, in order) and its errors; counted into
     ``summary``."""
     summary.files += 1
     try:
-        stream = open_input(os.fspath(source)) if isinstance(source, str | os.PathLike) else source
+        if isinstance(source, bytes | bytearray | memoryview):
+            stream: BinaryIO = io.BytesIO(bytes(source))
+        elif isinstance(source, str | os.PathLike):
+            stream = open_input(os.fspath(source))
+        else:
+            stream = source
     except InputError as exc:
         yield exc.located(name)
         return
@@ -294,7 +303,7 @@ def _refers(
 
 
 def write_wat(
-    inputs: Iterable[tuple[str | os.PathLike[str] | BinaryIO, str]],
+    inputs: Iterable[tuple[WatSource, str]],
     out: BinaryIO,
     *,
     filename: str,

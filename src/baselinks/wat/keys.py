@@ -151,6 +151,18 @@ KEYS: tuple[Key, ...] = (
         "the declared length",
         f"{_ARC} DECLARED_LENGTH_KEY",
     ),
+    # where the extractor wrote the block's length and digest before 2015 (webarchive-commons
+    # 6fcd096; Common Crawl's WATs of 2013 to mid-2019 hold them there): read, never written
+    Key(
+        "Envelope.Actual-Content-Length",
+        "the block's length (older WATs: Payload-Metadata's now)",
+        "iipc: org/archive/resource/warc/WARCResource.java notifyEOF, before 6fcd096",
+    ),
+    Key(
+        "Envelope.Block-Digest",
+        "the block's SHA-1 (older WATs: Payload-Metadata's now)",
+        "iipc: org/archive/resource/warc/WARCResource.java notifyEOF, before 6fcd096",
+    ),
     Key("Envelope.Payload-Metadata", "the record's block", f"{_RC} PAYLOAD_METADATA"),
     Key(
         "Envelope.Payload-Metadata.Actual-Content-Type",
