@@ -21,7 +21,8 @@ written without it gives. Each such link carries ``revisit_of``, the original's 
 Memory is one entry per revisit, not per record: the original may come after its revisit, in
 another file, and is found all the same; with ``-j N`` the files that hold revisits are read by
 the main process, which holds the index (the workers extract the pages it sends them). An input
-that cannot be read twice (a stream) is not looked through: its revisits are unresolved. A
+that cannot be read twice (a stream, an http(s) URL: fetched once) is not looked through: its
+revisits are unresolved. A
 revisit whose original is not in the inputs is skipped, counted, and named in the summary
 (``Summary.unresolved``), never dropped unsaid.
 """
@@ -75,7 +76,10 @@ class RevisitIndex:
 
 
 def _readable(source: Any) -> bool:
-    """An input that can be read again: a path or URL (a stream cannot)."""
+    """An input that can be read again: a path, bytes, a URL but an http(s) one (a stream
+    cannot; an http(s) URL is fetched once, as it is read, not twice or three times)."""
+    if isinstance(source, str) and source.lower().startswith(("http://", "https://")):
+        return False
     return isinstance(source, str | os.PathLike | bytes | bytearray | memoryview)
 
 

@@ -32,7 +32,8 @@ from typing import Any, BinaryIO, cast
 from ..errors import InputError, describe, internal
 from ..load.containers.doctypes import DocType
 from ..load.containers.entries import Origin, Part
-from ..load.containers.sniff import HEAD_BYTES, Kind, sniff
+from ..load.containers.originals import archive_kind
+from ..load.containers.sniff import HEAD_BYTES, sniff
 from ..load.containers.wacz import iter_wacz
 from ..load.containers.warcframes import FramedRecord, frames
 from ..load.containers.warcrecord import record_entries, record_name
@@ -128,14 +129,14 @@ def wat_members(
         return
     try:
         head = _peek(stream)
-        kind = sniff(head, name)
-        if kind is Kind.WACZ:
+        kind = archive_kind(head, name)
+        if kind == "wacz":
             found: Iterator[Any] = iter_wacz(stream, name, _members(options, summary))
             yield from cast(Iterator[Item], found)
-        elif kind in (Kind.WARC, Kind.ARC, Kind.GZIP):
+        elif kind == "warc":
             yield from _records(stream, name, options, summary)
         else:
-            yield InputError(f"not a WARC, ARC or WACZ file ({kind.value})", name)
+            yield InputError(f"not a WARC, ARC or WACZ file ({sniff(head, name).value})", name)
     finally:
         if stream is not source:
             stream.close()

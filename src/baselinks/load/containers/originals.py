@@ -16,6 +16,7 @@ in a gzip member that holds many) names no original and is none.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, NamedTuple, cast
@@ -29,7 +30,7 @@ from .warcframes import frames
 from .warcreader import READ_ERRORS, Records
 from .warcrecord import origin, record_entries, record_name
 
-__all__ = ["KEY_HEADERS", "Keyed", "record_at", "record_keys"]
+__all__ = ["KEY_HEADERS", "Keyed", "archive_kind", "record_at", "record_keys"]
 
 # The headers that name a record or its original.
 KEY_HEADERS = frozenset(
@@ -58,17 +59,33 @@ class Keyed(NamedTuple):
     headers: dict[str, str]  # lower-case names of KEY_HEADERS, values stripped
 
 
+def archive_kind(head: bytes, name: str = "") -> str | None:
+    """``"wacz"``, ``"warc"`` (a WARC or ARC file, gzipped or not) or None (no archive), by
+    an input's first bytes: a gzip's by the first bytes it inflates to."""
+    kind = sniff(head, name)
+    if kind is Kind.WACZ:
+        return "wacz"
+    if kind is Kind.GZIP:
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
+        except zlib.error:
+            return None
+        kind = sniff(head)
+    return "warc" if kind in (Kind.WARC, Kind.ARC) else None
+
+
 def record_keys(stream: BinaryIO, file: str) -> Iterator[Keyed]:
     """Each record of the WARC, ARC or WACZ ``stream`` with its naming headers; damage
-    passed over (the extraction reports it), what is around it read."""
-    head = _peek(stream)
-    if sniff(head, file) is Kind.WACZ:
+    passed over (the extraction reports it), what is around it read. Nothing of an input
+    that is no archive (an HTML file is not scanned for records)."""
+    kind = archive_kind(_peek(stream), file)
+    if kind == "wacz":
         members = cast(Any, _member_keys)
         for item in iter_wacz(stream, file, members):
             if isinstance(item, Keyed):
                 yield item
-        return
-    yield from _member_keys(stream, file)
+    elif kind == "warc":
+        yield from _member_keys(stream, file)
 
 
 def _member_keys(stream: BinaryIO, file: str) -> Iterator[Keyed]:
