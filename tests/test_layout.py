@@ -161,6 +161,8 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "spark": {"baselinks"},  # the public names, from the modules below
     "spark.links": {"pyspark", "baselinks", "pandas", "pyarrow"},  # to_pandas: pyspark's sql extra
     "spark.graph": {"pyspark", "baselinks"},
+    "spark.revisits": {"pyspark", "baselinks"},  # the revisits' originals of a job's files
+    "spark.wat": {"pyspark", "baselinks", "fsspec"},  # one WAT per WARC; fsspec: a remote folder
     "spark.driver": {"pyspark", "baselinks", "fsspec"},  # fsspec: a remote output's check
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},

@@ -107,9 +107,14 @@ def wat_command(args: argparse.Namespace, out: TextIO, walk: Walk) -> int:
     if target is None and out.isatty():
         say("a WAT is gzip data: give -o FILE (or a folder, -o DIR/) or pipe it")
         return 2
-    options = WatOptions(args.mode, choose(args.parser), args.additions)
+    from ..run.revisits import index_revisits
+
     workers = resolve_workers(args.jobs)
     inputs = [(path, name) for name, path, _, _ in walk(args.paths, unlisted)]
+    # the revisits' originals, looked for in all the inputs (one WAT per input too)
+    options = WatOptions(
+        args.mode, choose(args.parser), args.additions, revisits=index_revisits(inputs)
+    )
     summary = WatSummary()
     if target is not None and (target.endswith(os.sep) or os.path.isdir(target)):
         os.makedirs(target, exist_ok=True)

@@ -43,6 +43,7 @@ __all__ = [
     "records",
     "results",
     "skipped_text",
+    "unresolved_text",
 ]
 
 
@@ -97,7 +98,7 @@ class Summary:
         if self.warnings:
             text += f"; {counted(self.warnings, 'warning')}"
         if self.unresolved:
-            text += f"; {_unresolved_text(self.unresolved, self.unresolved_names)}"
+            text += f"; {unresolved_text(self.unresolved, self.unresolved_names)}"
         return text + f"; {self.failed:,} failed"
 
     def revisit_unresolved(self, name: str) -> None:
@@ -111,7 +112,7 @@ class Summary:
 UNRESOLVED_NAMED = 3
 
 
-def _unresolved_text(count: int, names: list[str]) -> str:
+def unresolved_text(count: int, names: list[str]) -> str:
     """``1 revisit without its original in the inputs (crawl.warc.gz#http://e.com/)``."""
     shown = ", ".join(names)
     if count > len(names):
@@ -147,8 +148,9 @@ class Options:
     url: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
     charset: str | None = None
-    # revisit records' originals looked for in the inputs before they are read (run/revisits.py)
-    revisits: bool = True
+    # revisit records' originals looked for in the inputs before they are read (run/revisits.py),
+    # or found already (a RevisitIndex: Spark's, of all the files of a job); False: not looked for
+    revisits: bool | RevisitIndex = True
 
 
 class Unreadable(NamedTuple):
@@ -503,9 +505,13 @@ def results(
     it, ``report`` is.
     """
     index = None
-    if task.options.revisits:
+    if isinstance(task.options.revisits, RevisitIndex):
+        index = task.options.revisits
+    elif task.options.revisits:
         inputs = list(inputs)  # read twice: for the revisits' originals, then extracted
         index = index_revisits((given.source, _label(given)) for given in inputs)
+    # the workers need no index (a file holding revisits is read here): none is sent them
+    task = replace(task, options=replace(task.options, revisits=False))
     work = units(inputs, task.options, workers, guard=unreadable is not None, revisits=index)
     for events in ordered_map(task, work, workers, recovery=_RECOVERY):
         for event in events:

@@ -40,7 +40,18 @@ from ..load.containers.entries import Part, Revisit, Skipped
 from ..load.containers.originals import Keyed, record_at, record_keys
 from .inputs import open_input
 
-__all__ = ["UNRESOLVED", "Original", "RevisitIndex", "index_revisits", "revisited"]
+__all__ = [
+    "UNRESOLVED",
+    "Original",
+    "RevisitIndex",
+    "index_revisits",
+    "names",
+    "original",
+    "records_of",
+    "revisit_of",
+    "revisited",
+    "wanted",
+]
 
 # The reason a revisit whose original is not found is skipped for (grouped as "revisit record").
 UNRESOLVED = "revisit record (its original is not in the inputs)"
@@ -89,22 +100,28 @@ def _open(source: Any) -> BinaryIO:
     return open_input(os.fspath(source))
 
 
+def records_of(source: Any, name: str) -> Iterator[Keyed]:
+    """Every record of one input that can be read again (``name``: its label, what its
+    documents' ``file`` says), by what names it; nothing of another input."""
+    if not _readable(source):
+        return
+    try:
+        stream = _open(source)
+    except (OSError, InputError):
+        return  # the extraction says why
+    try:
+        yield from record_keys(stream, name)
+    except Exception:  # damage is the extraction's to report: the index holds what was read
+        return
+    finally:
+        stream.close()
+
+
 def _records(inputs: Iterable[tuple[Any, str]]) -> Iterator[tuple[Any, str, Keyed]]:
     """Every record of the inputs that can be read again, with the input and its label."""
     for source, name in inputs:
-        if not _readable(source):
-            continue
-        try:
-            stream = _open(source)
-        except (OSError, InputError):
-            continue  # the extraction says why
-        try:
-            for keyed in record_keys(stream, name):
-                yield source, name, keyed
-        except Exception:  # damage is the extraction's to report: the index holds what was read
-            continue
-        finally:
-            stream.close()
+        for keyed in records_of(source, name):
+            yield source, name, keyed
 
 
 def _uri(value: str | None) -> str | None:
@@ -119,7 +136,7 @@ def _digest(value: str | None) -> str | None:
     return f"{algorithm.lower()}:{encoded}" if colon else value.strip()
 
 
-def _wanted(revisit: Revisit) -> list[tuple[int, tuple[str, ...]]]:
+def wanted(revisit: Revisit) -> list[tuple[int, tuple[str, ...]]]:
     """What a revisit's original is named by, best first: (rank, key)."""
     keys: list[tuple[int, tuple[str, ...]]] = []
     if revisit.refers_to:
@@ -134,8 +151,10 @@ def _wanted(revisit: Revisit) -> list[tuple[int, tuple[str, ...]]]:
     return keys
 
 
-def _names(keyed: Keyed) -> list[tuple[str, ...]]:
-    """What names a response or resource record."""
+def names(keyed: Keyed) -> list[tuple[str, ...]]:
+    """What names a response or resource record (none for a record of another type)."""
+    if keyed.rec_type not in ("response", "resource"):
+        return []
     headers = keyed.headers
     keys: list[tuple[str, ...]] = []
     if headers.get("warc-record-id"):
@@ -149,7 +168,7 @@ def _names(keyed: Keyed) -> list[tuple[str, ...]]:
     return keys
 
 
-def _revisit_of(keyed: Keyed) -> Revisit:
+def revisit_of(keyed: Keyed) -> Revisit:
     headers = keyed.headers
     return Revisit(
         headers.get("warc-refers-to"),
@@ -166,35 +185,33 @@ def index_revisits(inputs: Iterable[tuple[Any, str]]) -> RevisitIndex:
     names it (see the module's docstring)."""
     inputs = [(source, name) for source, name in inputs if _readable(source)]
     index = RevisitIndex()
-    wanted: dict[tuple[str, ...], list[tuple[int, tuple[str, int]]]] = {}
+    wanting: dict[tuple[str, ...], list[tuple[int, tuple[str, int]]]] = {}
     for _, _, keyed in _records(inputs):
         if keyed.rec_type == "revisit":
             place = (keyed.file, keyed.offset)
             index.originals[place] = None
             index.files.add(keyed.file)
-            for rank, key in _wanted(_revisit_of(keyed)):
-                wanted.setdefault(key, []).append((rank, place))
-    if not wanted:
+            for rank, key in wanted(revisit_of(keyed)):
+                wanting.setdefault(key, []).append((rank, place))
+    if not wanting:
         return index
     best: dict[tuple[str, int], int] = {}  # each revisit's best rank found so far
     for source, name, keyed in _records(inputs):
-        if keyed.rec_type not in ("response", "resource"):
-            continue
-        for key in _names(keyed):
-            for rank, place in wanted.get(key, ()):
+        for key in names(keyed):
+            for rank, place in wanting.get(key, ()):
                 if rank < best.get(place, 3):
                     best[place] = rank
-                    member = keyed.file[len(name) + 1 :] if keyed.file != name else None
-                    record_id = keyed.headers.get("warc-record-id") or (
-                        f"{keyed.file}@{keyed.offset}"
-                    )
-                    index.originals[place] = Original(
-                        os.fspath(source) if not isinstance(source, bytes) else "",
-                        keyed.offset,
-                        member,
-                        record_id,
-                    )
+                    index.originals[place] = original(source, name, keyed)
     return index
+
+
+def original(source: Any, name: str, keyed: Keyed) -> Original:
+    """Where the record ``keyed`` of the input ``source`` (labelled ``name``) is, to read it
+    again (bytes: read from the input itself, ``source`` "")."""
+    member = keyed.file[len(name) + 1 :] if keyed.file != name else None
+    record_id = keyed.headers.get("warc-record-id") or f"{keyed.file}@{keyed.offset}"
+    path = "" if isinstance(source, bytes | bytearray | memoryview) else os.fspath(source)
+    return Original(path, keyed.offset, member, record_id)
 
 
 def revisited(part: Part, index: RevisitIndex | None, source: Any = None) -> list[Any]:

@@ -25,6 +25,7 @@ from baselinks.graph.names import LEVELS
 from baselinks.run.options import add_filters
 from baselinks.spark.graph import build_graph
 from baselinks.spark.links import Counters, extract_links
+from baselinks.spark.wat import write_wats
 
 
 def _paths(given: list[str], manifest: str | None) -> list[str]:
@@ -61,6 +62,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help="write the link graph at this level (page, host, domain) instead of the links: "
         "OUTPUT/vertices.parquet (id, name) and OUTPUT/edges.parquet (src, dst)",
+    )
+    parser.add_argument(
+        "--wat",
+        action="store_true",
+        help="write a WAT file of each input instead of the links, as Common Crawl does: "
+        "OUTPUT/X.warc.wat.gz for X.warc.gz (baselinks wat)",
+    )
+    parser.add_argument(
+        "--additions", action="store_true", help="--wat: baselinks' additions (baselinks wat)"
     )
     parser.add_argument("--keep-www", action="store_true", help="--graph: keep www. in hosts")
     parser.add_argument(
@@ -182,7 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
-        if args.graph is None:
+        if args.wat:
+            write_wats(
+                spark, paths, args.output, additions=args.additions, mode=args.mode,
+                parser=args.parser, counters=counters,
+            )  # fmt: skip
+            frames = {}
+        elif args.graph is None:
             frame = extract_links(
                 spark, paths, mode=args.mode, counters=counters, kinds=args.kinds,
                 unique=args.unique or False, schemes=args.schemes, same_host=args.same_host,
@@ -203,6 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         record.update(inputs=len(paths), seconds=round(seconds, 1))
         if args.graph is not None:
             record.update(graph=args.graph)
+        if args.wat:
+            record.update(wat=True)
         written = _write_counters(args.output, {**record, "mode": args.mode})
     finally:
         if owned:

@@ -21,13 +21,20 @@ from baselinks.dataflow import Row, open_input
 from baselinks.errors import describe, printable
 from baselinks.graph.names import DocumentNamer
 from baselinks.run.batch import display_name
+from baselinks.run.revisits import RevisitIndex
 from baselinks.spark.links import Counters
+from baselinks.spark.revisits import revisit_indexes
 
 _PAIRS = StructType([StructField("s", StringType(), False), StructField("t", StringType(), True)])
 _IDS = StructType([StructField("name", StringType(), False), StructField("id", LongType(), False)])
 
 
-def _file_pairs(path: str, namer: DocumentNamer, counters: Counters | None) -> Iterator[Row]:
+def _file_pairs(
+    path: str,
+    namer: DocumentNamer,
+    counters: Counters | None,
+    revisits: RevisitIndex | None = None,
+) -> Iterator[Row]:
     """One file's (source, target) name pairs, (source, None) for a document without any (it
     is a vertex all the same); its errors printed on the executor's stderr and counted."""
     summary, errors = Summary(), [0]
@@ -42,9 +49,12 @@ def _file_pairs(path: str, namer: DocumentNamer, counters: Counters | None) -> I
     try:
         with open_input(path) as stream:
             given = [(stream, display_name(path), True)]
+            # a revisit's original: found in all the files (spark/revisits.py), read again
+            index = revisits if revisits is not None else RevisitIndex()
             for page, names in iter_pages(
-                given, namer, on_error=report, unreadable=unreadable, summary=summary
-            ):
+                given, namer, on_error=report, unreadable=unreadable, summary=summary,
+                revisits=index,
+            ):  # fmt: skip
                 source = names.source or namer.source(page)[0]
                 if source is not None:
                     yield from ((source, target) for target in names.targets or (None,))
@@ -78,10 +88,11 @@ def build_graph(
 
     paths = list(paths)
     namer = DocumentNamer(level, keep_www, private_domains)
+    indexes = revisit_indexes(spark, paths)
 
     def pairs_of(given: Iterable[str]) -> Iterator[Row]:
         for path in given:
-            yield from _file_pairs(path, namer, counters)
+            yield from _file_pairs(path, namer, counters, indexes.get(display_name(path)))
 
     rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(pairs_of)
     pairs = spark.createDataFrame(rows, _PAIRS).persist()

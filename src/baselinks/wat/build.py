@@ -41,6 +41,7 @@ from ..load.document import Document
 from ..pipeline import part_links
 from ..resolve.link import Link
 from ..run.inputs import display_name, open_input
+from ..run.revisits import UNRESOLVED, RevisitIndex, index_revisits, revisited
 from ..run.workers import Recovery, ordered_map
 from .envelope import JSON, container, envelope
 from .html import addition, html_metadata, link_path
@@ -53,12 +54,14 @@ __all__ = ["WatOptions", "WatSummary", "wat_members", "wat_name", "write_wat"]
 @dataclass(frozen=True)
 class WatOptions:
     """How a WAT is made: the resolution mode and parser for the links (as ``extract``'s), the
-    additions, the date its records carry (:class:`~.record.WatDate`)."""
+    additions, the date its records carry (:class:`~.record.WatDate`); ``revisits``: the
+    revisit records' originals in the inputs (run/revisits.py; :func:`write_wat` finds them)."""
 
     mode: str = "rfc1808"
     parser: str = "lxml"
     additions: bool = False
     date: WatDate = field(default_factory=WatDate)
+    revisits: RevisitIndex | None = None
 
 
 @dataclass
@@ -73,20 +76,24 @@ class WatSummary:
     links: int = 0
     others: int = 0
     failed: int = 0
+    unresolved: int = 0  # revisits whose original is not in the inputs
 
     def add(self, other: WatSummary) -> None:
-        for name in ("files", "records", "documents", "links", "others", "failed"):
+        for name in ("files", "records", "documents", "links", "others", "failed", "unresolved"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self, additions: bool) -> str:
         from ..run.batch import counted
 
         more = f"{self.others:,} more {'in' if additions else 'with'} --additions"
-        return (
+        text = (
             f"{counted(self.files, 'file')}, {counted(self.records, 'record')}, "
-            f"{counted(self.documents, 'document')}, {counted(self.links, 'link')} ({more}); "
-            f"{self.failed:,} failed"
+            f"{counted(self.documents, 'document')}, {counted(self.links, 'link')} ({more})"
         )
+        if self.unresolved:
+            revisits = "revisit" if self.unresolved == 1 else "revisits"
+            text += f"; {self.unresolved:,} {revisits} without its original in the inputs"
+        return text + f"; {self.failed:,} failed"
 
 
 def wat_name(name: str) -> str:
@@ -134,7 +141,7 @@ def wat_members(
             found: Iterator[Any] = iter_wacz(stream, name, _members(options, summary))
             yield from cast(Iterator[Item], found)
         elif kind == "warc":
-            yield from _records(stream, name, options, summary)
+            yield from _records(stream, name, options, summary, source)
         else:
             yield InputError(f"not a WARC, ARC or WACZ file ({sniff(head, name).value})", name)
     finally:
@@ -160,7 +167,7 @@ def _members(options: WatOptions, summary: WatSummary) -> Callable[[BinaryIO, st
 
 
 def _records(
-    stream: BinaryIO, file: str, options: WatOptions, summary: WatSummary
+    stream: BinaryIO, file: str, options: WatOptions, summary: WatSummary, source: Any = None
 ) -> Iterator[Item]:
     # the file's name without its folder (a WACZ member: the WACZ's, # and the member's path)
     wacz, hash_, member = file.partition("#")
@@ -173,7 +180,7 @@ def _records(
         summary.records += 1
         try:
             payload, errors, target, refers_to, date = _record_json(
-                item, file, filename, options, summary
+                item, file, filename, options, summary, source
             )
         except InputError as exc:  # a record that cannot be read: said, the next one read
             item.finish()
@@ -193,7 +200,12 @@ def _records(
 
 
 def _record_json(
-    record: FramedRecord, file: str, filename: str, options: WatOptions, summary: WatSummary
+    record: FramedRecord,
+    file: str,
+    filename: str,
+    options: WatOptions,
+    summary: WatSummary,
+    source: Any = None,
 ) -> tuple[JSON, list[InputError], str | None, str | None, WatDate]:
     """One record's WAT JSON, the errors met reading it, and its metadata record's
     WARC-Target-URI, WARC-Refers-To and WARC-Date."""
@@ -208,6 +220,9 @@ def _record_json(
     }
     found = Found()
     for part in (entry for entry in entries if isinstance(entry, Part)):
+        if part.revisit is not None:  # its links are its original's: additions alone
+            errors.extend(_revisit(part, record, file, options, summary, found, source))
+            continue
         summary.documents += 1
         errors.extend(_document(part, record, file, options, found))
     payload_metadata = payload["Envelope"]["Payload-Metadata"]
@@ -219,10 +234,12 @@ def _record_json(
         others = found.placed + others
     summary.links += len(found.placed) if http is not None else 0
     summary.others += len(others)
-    if options.additions and (found.base or others):
+    if options.additions and (found.base or others or found.revisit):
         extra: JSON = {}
         if found.base is not None:
             extra["Base"], extra["Base-Source"] = found.base
+        if found.revisit:
+            extra[found.revisit[0]] = found.revisit[1]
         if others:
             extra["Links"] = [
                 {"path": link_path(link), "raw": link.raw, **addition(link)} for link in others
@@ -241,23 +258,62 @@ class Found:
     placed: list[Link] = field(default_factory=list)
     others: list[Link] = field(default_factory=list)
     base: tuple[str, str] | None = None
+    revisit: tuple[str, str] | None = None  # ("Revisit-Of", ID) or ("Revisit-Unresolved", why)
+
+
+def _revisit(
+    part: Part,
+    record: FramedRecord,
+    file: str,
+    options: WatOptions,
+    summary: WatSummary,
+    found: Found,
+    source: Any,
+) -> list[InputError]:
+    """A revisit record's page: its original's, found in the inputs (run/revisits.py), its
+    links with no place in the extractor's keys (it writes no HTML-Metadata for a revisit):
+    the additions' alone, with ``Revisit-Of``; or why there are none."""
+    where = Origin(file, record.offset, record.stored_length)
+    made = revisited(replace(part, origin=where), options.revisits, source)
+    errors: list[InputError] = []
+    for entry in made:
+        if isinstance(entry, Part):
+            summary.documents += 1
+            inner = Found()
+            errors.extend(_document(entry, record, file, options, inner, revisit_of=True))
+            found.others += inner.placed + inner.others
+            found.base = inner.base
+            found.revisit = ("Revisit-Of", entry.origin.revisit_of or "") if entry.origin else None
+        elif isinstance(entry, InputError):
+            errors.append(entry)
+        elif entry.reason == UNRESOLVED:
+            summary.unresolved += 1
+            found.revisit = ("Revisit-Unresolved", "its original is not in the inputs")
+        else:
+            found.revisit = ("Revisit-Unresolved", entry.reason)
+    return errors
 
 
 def _document(
-    part: Part, record: FramedRecord, file: str, options: WatOptions, found: Found
+    part: Part,
+    record: FramedRecord,
+    file: str,
+    options: WatOptions,
+    found: Found,
+    revisit_of: bool = False,
 ) -> list[InputError]:
     """A record's document through the pipeline, as extract reads it; its HTML page's head
-    and links made into HTML-Metadata."""
-    part = replace(
-        part,
-        origin=Origin(
+    and links made into HTML-Metadata. (``revisit_of``: the part is a revisit's, its Origin
+    made by run/revisits.py.)"""
+    if not revisit_of:
+        origin = Origin(
             file,
             record.offset,
             record.stored_length,
             record.rec_headers.get_header("WARC-Record-ID"),
             record.rec_headers.get_header("WARC-Date"),
-        ),
-    )
+        )
+        part = replace(part, origin=origin)
     seen: list[Document] = []
     links, unread, _ = part_links(part, options.mode, None, parser=options.parser, seen=seen.append)
     errors = [InputError(unread, part.name)] if unread else []
@@ -317,6 +373,9 @@ def write_wat(
     to ``on_error``; the others are written all the same."""
     summary = WatSummary()
     out.write(warcinfo_record(display_name(filename), options.date))
+    inputs = list(inputs)  # read twice: for the revisits' originals, then written
+    if options.revisits is None:
+        options = replace(options, revisits=index_revisits(inputs))
     if workers <= 1:
         for source, name in inputs:
             for item in wat_members(source, name, options, summary):
