@@ -483,3 +483,83 @@ def test_a_file_that_is_no_archive_is_an_error(capsys: pytest.CaptureFixture[str
     data, errors = _wat([FIXTURES / "html" / "base-late.html"])
     assert [error.message for error in errors] == ["not a WARC, ARC or WACZ file (html)"]
     assert len(_records(data)) == 1  # the warcinfo record alone
+
+
+# --- damage, fuzzed: every record wholly outside the damage is written ----------------------
+
+
+def _member_spans(data: bytes) -> list[tuple[int, int]]:
+    """Each gzip member's (start, end) in a .warc.gz."""
+    spans, start = [], 0
+    while start < len(data):
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        inflater.decompress(data[start:])
+        end = len(data) - len(inflater.unused_data)
+        spans.append((start, end))
+        start = end
+    return spans
+
+
+def _written_offsets(data: bytes, name: str) -> tuple[set[int], list[InputError]]:
+    out = io.BytesIO()
+    errors: list[InputError] = []
+    write_wat(
+        [(data, name)],
+        out,
+        filename="fuzz.warc.wat.gz",
+        options=WatOptions(date=_DATE),
+        on_error=errors.append,
+    )
+    offsets = set()
+    for record in ArchiveIterator(io.BytesIO(out.getvalue())):
+        if record.rec_type == "metadata":
+            body = json.loads(record.content_stream().read())
+            if "Offset" in body["Container"]:
+                offsets.add(int(body["Container"]["Offset"]))
+    return offsets, errors
+
+
+@pytest.mark.parametrize(
+    "name", ["crawl.warc.gz", "example-wpull.warc.gz", "dupes.warc.gz", "dedup/revisits.warc.gz"]
+)
+def test_a_damaged_member_costs_that_record_alone(name: str) -> None:
+    import random
+
+    data = (CONTAINERS / name).read_bytes()
+    spans = _member_spans(data)
+    rng = random.Random(38)
+    for _ in range(40):
+        start, end = rng.choice(spans)
+        how = rng.choice(("flip", "truncate", "junk", "delete"))
+        if how == "flip":  # bytes of one member changed
+            at = rng.randrange(start, end)
+            mutant = data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1 :]
+            kept = {s for s, e in spans if (s, e) != (start, end)}
+        elif how == "truncate":  # the file cut inside a member
+            at = rng.randrange(start, end)
+            mutant = data[:at]
+            kept = {s for s, e in spans if e <= at}
+        elif how == "junk":  # junk written between two members
+            mutant = data[:end] + b"junk\x00\x1f\x8b" * rng.randrange(1, 30) + data[end:]
+            kept = {s if s < end else s + len(mutant) - len(data) for s, _ in spans}
+        else:  # a member's middle deleted
+            cut = rng.randrange(start, end)
+            mutant = data[:cut] + data[min(cut + rng.randrange(1, 50), end) :]
+            shift = len(data) - len(mutant)
+            kept = {s if s < start else s - shift for s, e in spans if (s, e) != (start, end)}
+        offsets, errors = _written_offsets(mutant, name)
+        assert kept <= offsets, (how, sorted(kept - offsets), [str(e) for e in errors])
+        if how != "flip" or offsets != {s for s, _ in spans}:
+            assert errors or how == "flip", how  # damage is said (a flip in a block may not be)
+
+
+@pytest.mark.parametrize("name", ["crawl.warc", "example.arc", "example-trunc.warc"])
+def test_an_uncompressed_file_cut_anywhere_keeps_the_records_before_the_cut(name: str) -> None:
+    data = (CONTAINERS / name).read_bytes()
+    whole, _ = _written_offsets(data, name)
+    ends = {offset: length for offset, length, _ in _index(CONTAINERS / name)}
+    for at in range(0, len(data), max(1, len(data) // 60)):
+        offsets, errors = _written_offsets(data[:at], name)
+        assert {o for o in whole if o + ends.get(o, 0) <= at} <= offsets, at
+        if at and not {o for o in whole if o < at} <= offsets | {o for o in whole if o >= at}:
+            assert errors

@@ -23,8 +23,8 @@ from typing import Any, BinaryIO, NamedTuple, cast
 
 from ...errors import InputError
 from .entries import Entry, Part
-from .resync import Window
-from .sniff import HEAD_BYTES, Kind, sniff
+from .resync import Window, archive_inside
+from .sniff import HEAD_BYTES, Kind, by_name, sniff
 from .wacz import iter_wacz
 from .warcframes import frames
 from .warcreader import READ_ERRORS, Records
@@ -67,10 +67,16 @@ def archive_kind(head: bytes, name: str = "") -> str | None:
         return "wacz"
     if kind is Kind.GZIP:
         try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
+            inflated = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
         except zlib.error:
-            return None
-        kind = sniff(head)
+            inflated = b""
+        kind = sniff(inflated)
+        if kind not in (Kind.WARC, Kind.ARC) and (
+            archive_inside(head) == "gzip" or by_name(name) in (Kind.WARC, Kind.ARC)
+        ):
+            # its first member damaged: a record starts in a later one (the reader says what
+            # it skips), or a .warc.gz by its name
+            return "warc"
     return "warc" if kind in (Kind.WARC, Kind.ARC) else None
 
 

@@ -393,6 +393,10 @@ def _finish(record: FramedRecord, source: _Source, window: Window, member: Membe
     crc = int.from_bytes(footer[:4], "little")
     if crc != source.crc:
         raise ValueError("gzip member's CRC-32 does not match its data")
+    if int.from_bytes(footer[4:], "little") != source.taken % (1 << 32):
+        # (a footer cut short reads the next member's first bytes as its own: its length
+        # then finds no member where the next one starts)
+        raise ValueError("gzip member's length (ISIZE) does not match its data")
     length = member.header_length + source.consumed + 8
     source.member_length = length
     if record.offset is not None:  # the member's first record: the member is its own
