@@ -10,6 +10,7 @@
     baselinks check URL [URL ...] [--json]
     baselinks graph PATH ... -o DIR [--level page|host|domain] [--format tsv|parquet] [-j N]
     baselinks ranks DIR [--top N]
+    baselinks wat PATH ... [-o FILE|DIR/] [--additions] [--mode MODE] [-j N]  (cli/watcommand.py)
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
 the rest still processed; a repaired oddity is a ``warning:`` line and fails only with

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, NamedTuple
@@ -38,7 +39,7 @@ from typing import Any, BinaryIO, NamedTuple
 from ..errors import InputError
 from ..load.containers.entries import Part, Revisit, Skipped
 from ..load.containers.originals import Keyed, record_at, record_keys
-from .inputs import open_input
+from .inputs import is_url, local_path, open_input
 
 __all__ = [
     "UNRESOLVED",
@@ -87,11 +88,21 @@ class RevisitIndex:
 
 
 def _readable(source: Any) -> bool:
-    """An input that can be read again: a path, bytes, a URL but an http(s) one (a stream
-    cannot; an http(s) URL is fetched once, as it is read, not twice or three times)."""
-    if isinstance(source, str) and source.lower().startswith(("http://", "https://")):
+    """An input that can be read again: a regular file, bytes, a URL but an http(s) one (a
+    stream cannot, nor a FIFO, a device, /dev/stdin: opened to look, it would block or be
+    consumed; an http(s) URL is fetched once, as it is read, not twice or three times)."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        return True
+    if not isinstance(source, str | os.PathLike):
         return False
-    return isinstance(source, str | os.PathLike | bytes | bytearray | memoryview)
+    text = os.fspath(source)
+    local = local_path(text) if is_url(text) else text
+    if local is None:  # another scheme than file://: fsspec's
+        return not text.lower().startswith(("http://", "https://"))
+    try:
+        return stat.S_ISREG(os.stat(local).st_mode)
+    except (OSError, ValueError):
+        return False  # not found...: the extraction says so
 
 
 def _open(source: Any) -> BinaryIO:
