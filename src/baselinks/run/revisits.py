@@ -21,8 +21,8 @@ written without it gives. Each such link carries ``revisit_of``, the original's 
 Memory is one entry per revisit, not per record: the original may come after its revisit, in
 another file, and is found all the same; with ``-j N`` the files that hold revisits are read by
 the main process, which holds the index (the workers extract the pages it sends them). An input
-that cannot be read twice (a stream, an http(s) URL: fetched once) is not looked through: its
-revisits are unresolved. A
+that cannot be read twice (a stream, a FIFO) is not looked through, nor a remote one (fetched
+once; a Spark job looks through all its files: spark/revisits.py): its revisits are unresolved. A
 revisit whose original is not in the inputs is skipped, counted, and named in the summary
 (``Summary.unresolved``), never dropped unsaid.
 """
@@ -87,10 +87,11 @@ class RevisitIndex:
         return self.originals.get((file, offset))
 
 
-def _readable(source: Any) -> bool:
-    """An input that can be read again: a regular file, bytes, a URL but an http(s) one (a
-    stream cannot, nor a FIFO, a device, /dev/stdin: opened to look, it would block or be
-    consumed; an http(s) URL is fetched once, as it is read, not twice or three times)."""
+def _readable(source: Any, remote: bool = False) -> bool:
+    """An input that can be read again: a regular file, bytes; with ``remote``, a URL but an
+    http(s) one (a Spark job's files). A stream cannot, nor a FIFO, a device, /dev/stdin:
+    opened to look, it would block or be consumed; a remote file is fetched once, as it is
+    read, not twice (but where all of a job's files are looked through: spark/revisits.py)."""
     if isinstance(source, bytes | bytearray | memoryview):
         return True
     if not isinstance(source, str | os.PathLike):
@@ -98,7 +99,7 @@ def _readable(source: Any) -> bool:
     text = os.fspath(source)
     local = local_path(text) if is_url(text) else text
     if local is None:  # another scheme than file://: fsspec's
-        return not text.lower().startswith(("http://", "https://"))
+        return remote and not text.lower().startswith(("http://", "https://"))
     try:
         return stat.S_ISREG(os.stat(local).st_mode)
     except (OSError, ValueError):
@@ -111,10 +112,11 @@ def _open(source: Any) -> BinaryIO:
     return open_input(os.fspath(source))
 
 
-def records_of(source: Any, name: str) -> Iterator[Keyed]:
+def records_of(source: Any, name: str, remote: bool = False) -> Iterator[Keyed]:
     """Every record of one input that can be read again (``name``: its label, what its
-    documents' ``file`` says), by what names it; nothing of another input."""
-    if not _readable(source):
+    documents' ``file`` says), by what names it; nothing of another input (``remote``: a
+    remote file is read too)."""
+    if not _readable(source, remote):
         return
     try:
         stream = _open(source)

@@ -36,7 +36,7 @@ def _keys(numbered: tuple[int, str]) -> Iterator[tuple[str, Any]]:
     order, original): what its revisits want and what its records are named by."""
     number, path = numbered
     label = display_name(path)
-    for keyed in records_of(path, label):
+    for keyed in records_of(path, label, remote=True):
         if keyed.rec_type == "revisit":
             place = (keyed.file, keyed.offset)
             yield ("revisit", (label, place))
