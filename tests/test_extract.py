@@ -173,6 +173,7 @@ def test_records_are_immutable_and_serialisable() -> None:
         "date",
         "part",
         "page_url",
+        "revisit_of",  # a revisit record's page: its original's record ID
     ]
     assert record["problems"] == []
     # bytes: the file is "-", nothing else applies; the page's URL is the one given

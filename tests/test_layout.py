@@ -319,6 +319,7 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         "load.containers",
         "errors",
         "run.inputs",
+        "run.revisits",  # a revisit's original found in the inputs, before they are read
         "run.workers",
         "resolve.link",
         "write.formats",

@@ -24,7 +24,14 @@ from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
 from .inputs import Source, display_name, is_url, label, open_source
-from .revisits import UNRESOLVED, RevisitIndex, index_revisits, revisited
+from .revisits import (
+    UNRESOLVED,
+    UNRESOLVED_NAMED,
+    RevisitIndex,
+    unresolved_text,
+    with_originals,
+    with_revisits,
+)
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
@@ -43,7 +50,6 @@ __all__ = [
     "records",
     "results",
     "skipped_text",
-    "unresolved_text",
 ]
 
 
@@ -72,8 +78,7 @@ class Summary:
     stats: Stats | None = None
     warnings: int = 0
     read: int = 0  # bytes of the inputs read, where a stream tells its position (not a pipe)
-    # revisit records whose original is not in the inputs (run/revisits.py): how many, and
-    # the names of the first UNRESOLVED_NAMED of them
+    # revisits without their original in the inputs: how many, the first ones' names
     unresolved: int = 0
     unresolved_names: list[str] = field(default_factory=list)
 
@@ -102,23 +107,9 @@ class Summary:
         return text + f"; {self.failed:,} failed"
 
     def revisit_unresolved(self, name: str) -> None:
-        """One more revisit record whose original is not in the inputs, named."""
         self.unresolved += 1
         if len(self.unresolved_names) < UNRESOLVED_NAMED:
             self.unresolved_names.append(name)
-
-
-# The revisits without their original named in the summary line; the others counted.
-UNRESOLVED_NAMED = 3
-
-
-def unresolved_text(count: int, names: list[str]) -> str:
-    """``1 revisit without its original in the inputs (crawl.warc.gz#http://e.com/)``."""
-    shown = ", ".join(names)
-    if count > len(names):
-        shown += f" and {count - len(names):,} more"
-    revisits = "revisit" if count == 1 else "revisits"
-    return f"{count:,} {revisits} without its original in the inputs ({shown})"
 
 
 def skipped_text(skipped: Mapping[str, int]) -> str:
@@ -224,12 +215,10 @@ def records(links: list[Link]) -> list[Link]:
     return links
 
 
-def entries(
-    given: Input, options: Options, revisits: RevisitIndex | None = None
-) -> Iterator[Event]:
+def entries(given: Input, options: Options) -> Iterator[Event]:
     """What one input holds, in order: the opened mark, then its documents, skips and damage,
     with how many of its bytes were read as they are (:class:`Read`). A revisit record's
-    document is its original's page, found in ``revisits`` (else it is skipped)."""
+    document is its original's page, found in ``options.revisits`` (else it is skipped)."""
     opened = open_source(given.source, label(given.source, given.name), given.strict)
     if isinstance(opened, Skipped):
         yield opened
@@ -252,7 +241,8 @@ def entries(
             found = _mirrored(found, own)
         elif url:
             found = _said_unused(found, name, url)
-        found = _revisited(found, revisits, given.source)
+        index = options.revisits if isinstance(options.revisits, RevisitIndex) else None
+        found = with_originals(found, index, given.source)
         yield from _counted(found, stream)
     finally:
         if stream is not given.source:
@@ -276,17 +266,6 @@ def _counted(found: Iterator[Event], stream: BinaryIO) -> Iterator[Event]:
     position = _position(stream) or told
     if position > told:
         yield Read(position - told)
-
-
-def _revisited(
-    found: Iterator[Event], revisits: RevisitIndex | None, source: Source
-) -> Iterator[Event]:
-    """An input's events, each revisit record's document its original's page (or skipped)."""
-    for entry in found:
-        if isinstance(entry, Part) and entry.revisit is not None:
-            yield from revisited(entry, revisits, source)
-        else:
-            yield entry
 
 
 def _position(stream: BinaryIO) -> int | None:
@@ -318,12 +297,10 @@ def _said_unused(found: Iterator[Event], label: str, url: str) -> Iterator[Event
         yield entry
 
 
-def guarded(
-    given: Input, options: Options, revisits: RevisitIndex | None = None
-) -> Iterator[Event]:
+def guarded(given: Input, options: Options) -> Iterator[Event]:
     """:func:`entries`, with an input that cannot be read ending as one event."""
     try:
-        yield from entries(given, options, revisits)
+        yield from entries(given, options)
     except SelectError:
         raise
     except Exception as exc:
@@ -411,31 +388,27 @@ def _worker_reads(given: Input) -> int | None:
 
 
 def units(
-    inputs: Iterable[Input],
-    options: Options,
-    workers: int,
-    guard: bool,
-    revisits: RevisitIndex | None = None,
+    inputs: Iterable[Input], options: Options, workers: int, guard: bool
 ) -> Iterator[list[Event | Input]]:
     """The work in order, cut into units: entries read here, or small files to read there
     (not one that holds a revisit: its original is read again here, where the index is)."""
     read = guarded if guard else entries
     if workers <= 1:
         for given in inputs:
-            for entry in read(given, options, revisits):
+            for entry in read(given, options):
                 yield [entry]  # one at a time: each document's links leave as soon as they exist
         return
     unit: list[Event | Input] = []
     size = 0
     for given in inputs:
         small = _worker_reads(given) if guard else None
-        if small is not None and revisits is not None and revisits.holds(_label(given)):
+        if isinstance(options.revisits, RevisitIndex) and options.revisits.holds(_label(given)):
             small = None
         if small is not None:
             unit.append(given)
             size += small
         else:
-            for entry in read(given, options, revisits):
+            for entry in read(given, options):
                 unit.append(entry)
                 if isinstance(entry, Part):
                     size += len(entry.body or b"")
@@ -451,6 +424,10 @@ def units(
 
 def _label(given: Input) -> str:
     return label(given.source, given.name)
+
+
+def _sources(given: Input) -> tuple[Source, str]:
+    return given.source, _label(given)
 
 
 def _died(how: str) -> list[Event]:
@@ -504,15 +481,11 @@ def results(
     (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
     it, ``report`` is.
     """
-    index = None
-    if isinstance(task.options.revisits, RevisitIndex):
-        index = task.options.revisits
-    elif task.options.revisits:
-        inputs = list(inputs)  # read twice: for the revisits' originals, then extracted
-        index = index_revisits((given.source, _label(given)) for given in inputs)
+    inputs, index = with_revisits(inputs, task.options.revisits, _sources)
+    here = replace(task.options, revisits=index or False)  # (read here: with the index)
     # the workers need no index (a file holding revisits is read here): none is sent them
     task = replace(task, options=replace(task.options, revisits=False))
-    work = units(inputs, task.options, workers, guard=unreadable is not None, revisits=index)
+    work = units(inputs, here, workers, guard=unreadable is not None)
     for events in ordered_map(task, work, workers, recovery=_RECOVERY):
         for event in events:
             if isinstance(event, Done):

@@ -32,17 +32,23 @@ from __future__ import annotations
 import io
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, TypeVar
 
 from ..errors import InputError
 from ..load.containers.entries import Part, Revisit, Skipped
-from ..load.containers.originals import Keyed, record_at, record_keys
+from ..load.containers.sniff import Kind, sniff
 from .inputs import is_url, local_path, open_input
+
+if TYPE_CHECKING:
+    # (load/containers/originals.py reads archives, with warcio: imported where an input is
+    # one, so that a run of HTML pages loads no archive reader: tests/test_startup.py)
+    from ..load.containers.originals import Keyed
 
 __all__ = [
     "UNRESOLVED",
+    "UNRESOLVED_NAMED",
     "Original",
     "RevisitIndex",
     "index_revisits",
@@ -51,7 +57,10 @@ __all__ = [
     "records_of",
     "revisit_of",
     "revisited",
+    "unresolved_text",
     "wanted",
+    "with_originals",
+    "with_revisits",
 ]
 
 # The reason a revisit whose original is not found is skipped for (grouped as "revisit record").
@@ -123,11 +132,22 @@ def records_of(source: Any, name: str, remote: bool = False) -> Iterator[Keyed]:
     except (OSError, InputError):
         return  # the extraction says why
     try:
+        head = stream.read(_PEEK)
+        if sniff(head, name) not in _ARCHIVES:
+            return  # an HTML page, a style sheet...: no record in it
+        from ..load.containers.originals import record_keys
+
+        stream.seek(0)
         yield from record_keys(stream, name)
     except Exception:  # damage is the extraction's to report: the index holds what was read
         return
     finally:
         stream.close()
+
+
+# What of an input is read to tell an archive (a WARC, ARC, WACZ or gzip) from a document.
+_PEEK = 4096
+_ARCHIVES = frozenset({Kind.WARC, Kind.ARC, Kind.GZIP, Kind.WACZ})
 
 
 def _records(inputs: Iterable[tuple[Any, str]]) -> Iterator[tuple[Any, str, Keyed]]:
@@ -242,6 +262,8 @@ def revisited(part: Part, index: RevisitIndex | None, source: Any = None) -> lis
         message = exc.message if isinstance(exc, InputError) else exc.strerror or str(exc)
         return [InputError(f"its original cannot be read again: {message}", part.name)]
     try:
+        from ..load.containers.originals import record_at
+
         file = found.source if found.member is None else f"{found.source}#{found.member}"
         entries = record_at(stream, found.source or "-", found.offset, found.member)
     finally:
@@ -272,3 +294,49 @@ def revisited(part: Part, index: RevisitIndex | None, source: Any = None) -> lis
                 )
             )
     return made
+
+
+E = TypeVar("E")
+
+
+def with_originals(
+    found: Iterator[E], index: RevisitIndex | None, source: Any
+) -> Iterator[E | Any]:
+    """An input's entries, each revisit record's document its original's page (or skipped)."""
+    for entry in found:
+        if isinstance(entry, Part) and entry.revisit is not None:
+            yield from revisited(entry, index, source)
+        else:
+            yield entry
+
+
+In = TypeVar("In")
+
+
+def with_revisits(
+    inputs: Iterable[In],
+    revisits: bool | RevisitIndex,
+    sources: Callable[[In], tuple[Any, str]],
+) -> tuple[Iterable[In], RevisitIndex | None]:
+    """The inputs (a list, when they are to be read twice) and their revisits' index:
+    ``revisits`` itself when given one, found in them when True (``sources``: an input's
+    source and label), None when False."""
+    if isinstance(revisits, RevisitIndex):
+        return inputs, revisits
+    if not revisits:
+        return inputs, None
+    listed = list(inputs)  # read twice: for the revisits' originals, then extracted
+    return listed, index_revisits(sources(given) for given in listed)
+
+
+# The revisits without their original named in the summary line; the others counted.
+UNRESOLVED_NAMED = 3
+
+
+def unresolved_text(count: int, names: list[str]) -> str:
+    """``1 revisit without its original in the inputs (crawl.warc.gz#http://e.com/)``."""
+    shown = ", ".join(names)
+    if count > len(names):
+        shown += f" and {count - len(names):,} more"
+    revisits = "revisit" if count == 1 else "revisits"
+    return f"{count:,} {revisits} without its original in the inputs ({shown})"

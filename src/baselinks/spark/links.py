@@ -29,15 +29,9 @@ except ImportError as exc:  # an optional dependency: say how to get it
 from baselinks import InputError, InputWarning, Summary
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
 from baselinks.errors import describe, printable
-from baselinks.run.batch import (
-    UNRESOLVED_NAMED,
-    counted,
-    display_name,
-    skipped_text,
-    unresolved_text,
-)
+from baselinks.run.batch import counted, display_name, skipped_text
 from baselinks.run.options import keep_only
-from baselinks.run.revisits import RevisitIndex
+from baselinks.run.revisits import UNRESOLVED_NAMED, RevisitIndex, unresolved_text
 from baselinks.url.resolve import Mode
 from baselinks.write.schema import SQL_NAMES, Column, columns, utc_timestamp
 

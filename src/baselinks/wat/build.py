@@ -43,6 +43,7 @@ from ..resolve.link import Link
 from ..run.inputs import display_name, open_input
 from ..run.revisits import UNRESOLVED, RevisitIndex, index_revisits, revisited
 from ..run.workers import Recovery, ordered_map
+from ..url.resolve import MODES
 from .envelope import JSON, container, envelope
 from .html import addition, html_metadata, link_path
 from .keys import ADDITIONS_KEY
@@ -57,7 +58,7 @@ class WatOptions:
     additions, the date its records carry (:class:`~.record.WatDate`); ``revisits``: the
     revisit records' originals in the inputs (run/revisits.py; :func:`write_wat` finds them)."""
 
-    mode: str = "rfc1808"
+    mode: str = MODES[0]  # rfc1808
     parser: str = "lxml"
     additions: bool = False
     date: WatDate = field(default_factory=WatDate)
