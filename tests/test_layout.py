@@ -145,6 +145,9 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "graph": set(),
     "graph.build": set(),
     "graph.names": set(),  # the URL engine's canonical forms, as vertex names
+    "graph.hosts": {"idna"},  # cc-pyspark's host names: urllib's urlparse and IDNA 2008 (idna)
+    "graph.folder": set(),  # the output folder: checked, locked (fcntl), resumable
+    "graph.records": {"pyarrow"},  # extract's JSON Lines or Parquet read back as a graph's input
     "graph.sort": set(),  # the external sort: heapq.merge over temporary files
     "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
     "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow

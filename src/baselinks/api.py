@@ -254,7 +254,7 @@ def iter_rendered(
 
 
 def iter_pages(
-    inputs: Iterable[tuple[Source, str | None, bool]],
+    inputs: Iterable[tuple[Source, str | None, bool] | tuple[Source, str | None, bool, str | None]],
     render: Callable[[list[Link]], T],
     *,
     mode: str = "rfc1808",
@@ -263,14 +263,21 @@ def iter_pages(
     unreadable: Callable[[str, Exception], None],
     summary: Summary,
     workers: int = 1,
+    url: str | None = None,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
     revisits: bool | RevisitIndex = True,
 ) -> Iterator[tuple[str | None, T]]:
-    """Every document of many inputs ``(source, name, strict)``, one without links too, as
-    its own URL (``page_url``, None when not known) and its links rendered where they are
-    extracted (in the workers): what a link graph is built of (graph/build.py). ``revisits``:
-    as :func:`iter_links`'."""
-    options = Options(revisits=revisits)
-    task = _task(mode, None, kinds, None, render, options, count=counter(summary, None))
+    """Every document of many inputs ``(source, name, strict)`` (a fourth item: its URL in a
+    mirrored site), one without links too, as its own URL (``page_url``, None when not known)
+    and its links rendered where they are extracted (in the workers): what a link graph is
+    built of (graph/build.py). ``url``, ``kinds``, ``schemes``, ``same_host``, ``external``,
+    ``revisits``: as for :func:`iter_links` (the same filters, so a graph is the graph of the
+    links ``extract`` gives with them)."""
+    keep = keep_only(schemes, same_host, external)
+    options = Options(url, revisits=revisits)
+    task = _task(mode, None, kinds, None, render, options, keep=keep, count=counter(summary, None))
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)
     for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):
