@@ -139,6 +139,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
     "run.revisits": set(),  # a revisit record's original, found in the inputs
+    "run.summary": set(),  # what a run read, counted: Summary
     "pipeline": set(),  # one document through the stages: a Task's function
     "api": set(),
     # graph/: the documents' links → a link graph (after the pipeline: it runs api.iter_pages)
@@ -323,6 +324,7 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         "errors",
         "run.inputs",
         "run.revisits",  # a revisit's original found in the inputs, before they are read
+        "run.summary",  # the run's counts (Summary), moved out of batch (500 lines)
         "run.workers",
         "resolve.link",
         "write.formats",
