@@ -18,7 +18,7 @@ import pytest
 
 import baselinks
 from baselinks.cli import main
-from baselinks.run import batch, revisits
+from baselinks.run import revisits
 from conftest import FIXTURES
 
 DEDUP = FIXTURES / "containers" / "dedup"
@@ -58,7 +58,7 @@ def test_without_the_originals_the_graph_is_not_the_same(
 ) -> None:
     """The test above can fail: with no original found, the revisits' edges are missing."""
     full = _graph(FULL, tmp_path / "full", "host")
-    monkeypatch.setattr(batch, "index_revisits", lambda inputs: revisits.RevisitIndex())
+    monkeypatch.setattr(revisits, "index_revisits", lambda inputs: revisits.RevisitIndex())
     assert _graph(WITH_REVISITS, tmp_path / "dedup", "host") != full
 
 

@@ -262,7 +262,7 @@ def test_overwrite_partitions_compression_and_the_counters_file(
             "request record": 2,
             "warcinfo record": 2,
             "not HTML (image/png)": 1,
-            "revisit record": 1,
+            "revisit record (its original is not in the inputs)": 1,
             "metadata record": 1,
         },
         "unresolved": {f"{CONTAINERS / 'crawl.warc.gz'}#http://example.com/a/page": 1},

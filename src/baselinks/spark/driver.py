@@ -238,12 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
-        if args.wat:
-            write_wats(
-                spark, paths, args.output, additions=args.additions, mode=args.mode,
-                parser=args.parser, counters=counters,
-            )  # fmt: skip
-            frames = {}
+        if args.wat:  # one WAT per file, written by the tasks: no frame to write
+            frames = _wats(spark, paths, args, counters)
         elif args.graph is None:
             frame = extract_links(
                 spark, paths, mode=args.mode, counters=counters, kinds=args.kinds,
@@ -266,10 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.graph is None:
             del record["dropped"]  # the graph's: none here
         record.update(inputs=len(paths), seconds=round(seconds, 1))
-        if args.graph is not None:
-            record.update(graph=args.graph)
-        if args.wat:
-            record.update(wat=True)
+        record.update({"graph": args.graph} if args.graph else {"wat": True} if args.wat else {})
         written = _write_counters(args.output, {**record, "mode": args.mode})
     finally:
         if owned:
@@ -281,6 +274,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"baselinks: {args.graph} graph: {counters.dropped_text()}", file=sys.stderr)
     print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)  # the summary: last
     return 1 if record["failed_files"] else 0
+
+
+def _wats(
+    spark: SparkSession, paths: list[str], args: argparse.Namespace, counters: Counters
+) -> dict[str, DataFrame]:
+    """``--wat``: each file's WAT written into the output folder (spark/wat.py)."""
+    options = {"additions": args.additions, "mode": args.mode, "parser": args.parser}
+    write_wats(spark, paths, args.output, counters=counters, **options)
+    return {}
 
 
 # Spark writes a timestamp as INT96 by default, a type Parquet deprecated, read back without
