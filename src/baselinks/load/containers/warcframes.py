@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -41,6 +42,10 @@ from .resync import Damage, Window, report_and_find, starts_arc_record
 
 __all__ = ["HEAD_BYTES", "FramedRecord", "Member", "frames", "signed32"]
 
+# The end of a header block: a line's LF, then an empty line (CRs allowed before its LF: pywb's
+# missing-status-text.warc ends its lines CR CR LF). Possessive: linear over runs of CRs.
+_EMPTY_LINE = re.compile(rb"\n\r*+\n")
+_EMPTY_FIRST = re.compile(rb"\r*+\n")
 # What of a block is kept as read (an HTTP head and the start of its body); the rest is hashed
 # and counted as it passes, never held.
 HEAD_BYTES = 64 << 10
@@ -116,6 +121,24 @@ class _Source:
             pass
         end = self.pending.find(b"\n", 0, limit)
         return self.read(limit if end < 0 else end + 1)
+
+    def read_head(self, limit: int) -> bytes | None:
+        """Up to and with the first empty line (an LF after a line's LF, CRs between them
+        allowed: ``CRLF CRLF``, ``LF LF``, ``CR CR LF``); an empty first line too; what there
+        is, at the end of the data; None past ``limit`` bytes."""
+        start = 0
+        while True:
+            first = _EMPTY_FIRST.match(self.pending)
+            if first is not None:  # no header at all
+                return self.read(first.end())
+            found = _EMPTY_LINE.search(self.pending, start)
+            if found is not None:
+                return None if found.end() > limit else self.read(found.end())
+            if len(self.pending) > limit:
+                return None
+            start = max(len(self.pending) - 1, 0)  # a line's LF may end the data read so far
+            if not self._more():
+                return self.read(len(self.pending))
 
     def peek(self, size: int) -> bytes:
         while len(self.pending) < size and self._more():
@@ -204,6 +227,8 @@ class _Block:
             pass
 
     def digest(self) -> str:
+        if not self.source.digests:
+            return ""
         return "sha1:" + base64.b32encode(self.sha1.digest()).decode("ascii")
 
 
@@ -440,18 +465,17 @@ def _arc_line(line: bytes) -> tuple[str, ...] | None:
 
 
 def _warc_record(source: _Source, offset: int | None, first: bytes, skipped: int) -> FramedRecord:
-    lines = [first]
-    size = len(first)
-    while True:
-        line = source.readline(MAX_HEADER_BYTES - size + 1)
-        if not line:
-            raise EOFError("record cut short inside its header (file truncated?)")
-        size += len(line)
-        if size > MAX_HEADER_BYTES or len(lines) > MAX_HEADERS:
-            raise ValueError(f"header block larger than {MAX_HEADER_BYTES:,} bytes")
-        if not line.strip():
-            break
-        lines.append(line)
+    # the header block to its empty line, found in what is read ahead (a line at a time cost
+    # a third of the time of a scan of the corpus's records)
+    rest = source.read_head(MAX_HEADER_BYTES - len(first))
+    if rest is None:
+        raise ValueError(f"header block larger than {MAX_HEADER_BYTES:,} bytes")
+    if not rest.endswith(b"\n"):
+        raise EOFError("record cut short inside its header (file truncated?)")
+    size = len(first) + len(rest)
+    if rest.count(b"\n") > MAX_HEADERS:
+        raise ValueError(f"header block of more than {MAX_HEADERS:,} lines")
+    lines = [first, rest]
     version = first.strip().decode("latin-1")
     # WARC 1.1 §4: header values are UTF-8 (an IRI in WARC-Target-URI); parse_headers reads
     # HTTP's latin-1, so each value is read again as UTF-8
