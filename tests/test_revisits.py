@@ -122,3 +122,14 @@ def test_a_revisit_in_bytes_finds_its_original_in_the_same_bytes() -> None:
         "http://b.example/x",
         "http://mirror.example/",
     }
+
+
+def test_one_look_or_two_the_same_originals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records' names kept from the first look (few inputs), or a second look for them
+    (more names than CANDIDATES_KEPT): the same originals."""
+    inputs = [(str(path), str(path)) for path in [*REVISITS_FIRST, *WITH_REVISITS]]
+    once = revisits.index_revisits(inputs)
+    monkeypatch.setattr(revisits, "CANDIDATES_KEPT", 1)
+    twice = revisits.index_revisits(inputs)
+    assert once == twice
+    assert len(once.originals) == 6 and None not in once.originals.values()

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from ..load.containers.originals import Keyed
 
 __all__ = [
+    "CANDIDATES_KEPT",
     "UNRESOLVED",
     "UNRESOLVED_NAMED",
     "Original",
@@ -212,30 +213,60 @@ def revisit_of(keyed: Keyed) -> Revisit:
     )
 
 
+# The records' names kept from the first look (each name's first record): when the inputs hold
+# more (some 40 MB of them), the originals are looked for in a second one instead.
+CANDIDATES_KEPT = 1 << 17
+
+
 def index_revisits(inputs: Iterable[tuple[Any, str]]) -> RevisitIndex:
     """The revisits of ``inputs`` (``(source, label)``: the label their documents' ``file``
     names) and each one's original: the first record in input order of the best rank that
-    names it (see the module's docstring)."""
+    names it (see the module's docstring). One look through the inputs when their records'
+    names fit in :data:`CANDIDATES_KEPT`, two when they do not."""
     inputs = [(source, name) for source, name in inputs if _readable(source)]
     index = RevisitIndex()
     wanting: dict[tuple[str, ...], list[tuple[int, tuple[str, int]]]] = {}
-    for _, _, keyed in _records(inputs):
+    seen: dict[tuple[str, ...], Original] | None = {}  # each name's first record
+    for source, name, keyed in _records(inputs):
         if keyed.rec_type == "revisit":
             place = (keyed.file, keyed.offset)
             index.originals[place] = None
             index.files.add(keyed.file)
             for rank, key in wanted(revisit_of(keyed)):
                 wanting.setdefault(key, []).append((rank, place))
+        elif seen is not None:
+            for key in names(keyed):
+                if key not in seen:
+                    seen[key] = original(source, name, keyed)
+            if len(seen) > CANDIDATES_KEPT:
+                seen = None  # too many to keep: a second look
     if not wanting:
         return index
-    best: dict[tuple[str, int], int] = {}  # each revisit's best rank found so far
-    for source, name, keyed in _records(inputs):
-        for key in names(keyed):
-            for rank, place in wanting.get(key, ()):
-                if rank < best.get(place, 3):
-                    best[place] = rank
-                    index.originals[place] = original(source, name, keyed)
+    found = _named(((key, one) for key, one in seen.items()), wanting) if seen is not None else {}
+    if seen is None:
+        found = _named(
+            ((key, original(source, name, keyed)) for source, name, keyed in _records(inputs)
+             for key in names(keyed)),
+            wanting,
+        )  # fmt: skip
+    index.originals.update(found)
     return index
+
+
+def _named(
+    names_of: Iterable[tuple[tuple[str, ...], Original]],
+    wanting: dict[tuple[str, ...], list[tuple[int, tuple[str, int]]]],
+) -> dict[tuple[str, int], Original]:
+    """Each wanting revisit's original: of the records' names (in input order), the first of
+    the best rank."""
+    best: dict[tuple[str, int], int] = {}
+    found: dict[tuple[str, int], Original] = {}
+    for key, one in names_of:
+        for rank, place in wanting.get(key, ()):
+            if rank < best.get(place, 3):
+                best[place] = rank
+                found[place] = one
+    return found
 
 
 def original(source: Any, name: str, keyed: Keyed) -> Original:
