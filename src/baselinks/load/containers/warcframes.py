@@ -34,9 +34,10 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 from ...errors import InputError
+from .gzipmember import GZIP_MAGIC, Member, gzip_header, signed32
 from .httpmsg import MAX_HEADER_BYTES, MAX_HEADERS, parse_headers
 from .resync import Damage, Window, report_and_find, starts_arc_record
 
@@ -50,28 +51,6 @@ _EMPTY_FIRST = re.compile(rb"\r*+\n")
 # and counted as it passes, never held.
 HEAD_BYTES = 64 << 10
 _CHUNK = 1 << 16
-_GZIP_MAGIC = b"\x1f\x8b"
-# RFC 1952 §2.3.1: FLG bits
-_FHCRC, _FEXTRA, _FNAME, _FCOMMENT = 2, 4, 8, 16
-
-
-def signed32(value: int) -> int:
-    """An unsigned 32-bit value as Java's ``int`` holds it (a CRC-32 in a WAT is written so:
-    ``"Inflated-CRC":"-1357679823"``)."""
-    return value - (1 << 32) if value >= 1 << 31 else value
-
-
-class Member(NamedTuple):
-    """One gzip member's header and footer, as RFC 1952 §2.3 lays them out."""
-
-    header_length: int  # the fixed 10 bytes and the optional fields FLG names
-    length: int  # the member as stored: header, deflate data, footer (warcio index's length)
-    crc: int  # CRC-32 of the inflated data (the footer's CRC32), signed as Java's int
-    inflated_length: int  # the footer's ISIZE: the inflated length modulo 2**32
-    filename: str | None = None  # FNAME
-    comment_length: int | None = None  # FCOMMENT's length
-    header_crc: int | None = None  # FHCRC
-    extra: tuple[tuple[str, str], ...] = ()  # FEXTRA subfields: (SI1 SI2, value as hex)
 
 
 class _Headers:
@@ -296,7 +275,7 @@ def frames(
     read to its end before the next is framed, and the damage met as errors. ``digests``:
     False when no block's digest is wanted (the blocks are then only counted as they pass)."""
     window = Window(stream)
-    gzipped = window.read(2) == _GZIP_MAGIC
+    gzipped = window.read(2) == GZIP_MAGIC
     warc = False  # the file holds WARC records only: known once one was read
     offset = window.base
     while True:
@@ -306,7 +285,7 @@ def frames(
         window.rewind(offset)
         try:
             source = _Source(window, gzipped, digests)
-            member = _gzip_header(window) if gzipped else None
+            member = gzip_header(window) if gzipped else None
             for record in _records(source, offset, member):
                 warc = record.arc is None
                 record.finisher = partial(_finish, record, source, window, member)
@@ -346,52 +325,6 @@ def _records(source: _Source, offset: int, member: Member | None) -> Iterator[Fr
         if record is None:
             return
         yield record
-
-
-def _gzip_header(window: Window) -> Member:
-    """The gzip member header at the window's position (RFC 1952 §2.3.1), the window left at
-    its deflate data; a member whose ``length``, ``crc`` and ``inflated_length`` are not yet
-    known (0)."""
-    fixed = window.read(10)
-    if len(fixed) < 10 or not fixed.startswith(_GZIP_MAGIC) or fixed[2] != 8:
-        raise ValueError("no gzip member starts here")
-    flags = fixed[3]
-    length = 10
-    extra: list[tuple[str, str]] = []
-    if flags & _FEXTRA:
-        size = int.from_bytes(window.read(2), "little")
-        field = window.read(size)
-        length += 2 + size
-        while len(field) >= 4:  # subfields: SI1 SI2, LEN (two bytes), the data
-            part = int.from_bytes(field[2:4], "little")
-            extra.append((field[:2].decode("latin-1"), field[4 : 4 + part].hex()))
-            field = field[4 + part :]
-    names: list[bytes] = []
-    for bit in (_FNAME, _FCOMMENT):
-        if flags & bit:
-            text = b""
-            while (byte := window.read(1)) not in (b"\0", b""):
-                text += byte
-                if len(text) > MAX_HEADER_BYTES:
-                    raise ValueError("gzip header name without its end")
-            length += len(text) + 1
-            names.append(text)
-        else:
-            names.append(b"")
-    header_crc = None
-    if flags & _FHCRC:
-        header_crc = int.from_bytes(window.read(2), "little")
-        length += 2
-    return Member(
-        length,
-        0,
-        0,
-        0,
-        names[0].decode("latin-1") if flags & _FNAME else None,
-        len(names[1]) if flags & _FCOMMENT else None,
-        header_crc,
-        tuple(extra),
-    )
 
 
 def _finish(record: FramedRecord, source: _Source, window: Window, member: Member | None) -> None:
