@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from baselinks import InputError, Link, extract_links
@@ -283,3 +286,35 @@ def test_select_matches_no_element_of_a_feed_a_sitemap_or_a_robots_txt() -> None
     )
     robots = b"Sitemap: /s.xml\n"
     assert extract_links(robots, url="http://e/robots.txt", select="*") == []
+
+
+# --- feedparser's own tests -------------------------------------------------------------------
+
+DISCOVERY = Path(__file__).parent.parent / "fixtures" / "discovery"
+# feedparser's tests/wellformed/base/ files copied into fixtures (fixtures/README.md), each
+# with its "Expect:" line; those whose answer is a URL (not a text construct's base)
+FEEDPARSER = sorted(
+    path.name
+    for path in DISCOVERY.glob("*.xml")
+    if re.search(rb"^Expect:.*\] == u?'[^']*(://|href=)", path.read_bytes(), re.MULTILINE)
+    and b"['base'] ==" not in path.read_bytes()
+)
+
+
+@pytest.mark.parametrize("name", FEEDPARSER)
+def test_feedparsers_expected_url_is_a_link(name: str) -> None:
+    """The URL feedparser's Expect line gives (wfw:commentRSS, Atom 0.3's id, an RSS body or
+    fullitem's link...) is among the links, against the URL the case is served at (index.tsv)."""
+    text = (DISCOVERY / name).read_bytes()
+    expect = re.search(rb"^Expect:.*\] == u?'([^']*)'", text, re.MULTILINE)
+    assert expect is not None and b"['base']" not in expect[0]
+    value = expect[1].decode("unicode_escape")  # (an IRI written as \u escapes)
+    srcsets = re.findall(r'srcset="([^"]+)"', value)
+    candidates = [each.split()[0] for srcset in srcsets for each in srcset.split(",")]
+    urls = re.findall(r' (?:href|src)="([^"]+)"', value) + candidates or [value]
+    served = {
+        row.split("\t")[0]: row.split("\t")[1]
+        for row in (DISCOVERY / "index.tsv").read_text(encoding="utf-8").splitlines()
+    }
+    found = {link.url for link in extract_links(text, url=served[name] or None, name=name)}
+    assert set(urls) <= found

@@ -17,12 +17,16 @@ from typing import ClassVar
 
 import pytest
 
-from baselinks import InputError, Summary, extract_links
+from baselinks import InputError, Link, Summary, extract_links
 from baselinks.cli import main
 from baselinks.run.inputs import is_url
 from conftest import FIXTURES, extra
 
 CRAWL = FIXTURES / "containers" / "crawl.warc.gz"
+ROBOTS = FIXTURES / "discovery" / "robots.txt"
+SITEMAP = FIXTURES / "discovery" / "sitemap.txt"
+FEED = FIXTURES / "discovery" / "rss2-sample.xml"
+INDEX = FIXTURES / "discovery" / "sitemap-index.xml.gz"
 PAGE = b'<a href="next.html">n</a><img src="/logo.png">'
 # windows-1252 bytes that the HTTP charset says are KOI8-R: the transport's label wins (HTML
 # "the encoding sniffing algorithm", step: the transport layer's character encoding)
@@ -35,6 +39,18 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         "/moved": (301, {"Location": "/dir/page.html"}, b""),
         "/crawl.warc.gz": (200, {"Content-Type": "application/warc"}, CRAWL.read_bytes()),
         "/koi8.html": (200, {"Content-Type": "text/html; charset=koi8-r"}, KOI8),
+        # discovery documents as servers send them: typed by URL and Content-Type (and a
+        # plain-text body by its document element), as the same file is on disk
+        "/robots.txt": (200, {"Content-Type": "text/plain"}, ROBOTS.read_bytes()),
+        "/sitemap.txt": (200, {"Content-Type": "text/plain; charset=utf-8"}, SITEMAP.read_bytes()),
+        "/raw/feed": (200, {"Content-Type": "text/plain"}, FEED.read_bytes()),
+        "/feed.rss": (200, {"Content-Type": "application/rss+xml"}, FEED.read_bytes()),
+        "/sitemap-index.xml.gz": (
+            200,
+            {"Content-Type": "application/octet-stream"},
+            INDEX.read_bytes(),
+        ),
+        "/notes.html": (200, {"Content-Type": "text/plain"}, PAGE),  # text, not a page
     }
     asked: ClassVar[list[str]] = []
 
@@ -129,6 +145,38 @@ def test_an_archive_by_url_keeps_its_records_urls_and_says_nothing_of_it(
 def test_the_http_charset_wins_over_the_pages_meta(server: str) -> None:
     (link,) = extract_links(f"{server}/koi8.html")
     assert link.url == f"{server}/\u0436.html"  # ж, read as KOI8-R (as windows-1252: Ö)
+
+
+@pytest.mark.parametrize(
+    ("path", "local"),
+    [
+        ("/robots.txt", ROBOTS),
+        ("/sitemap.txt", SITEMAP),
+        ("/raw/feed", FEED),
+        ("/feed.rss", FEED),
+        ("/sitemap-index.xml.gz", INDEX),
+    ],
+)
+def test_a_discovery_document_at_a_url_is_read_as_the_same_file_is(
+    server: str, path: str, local: Path
+) -> None:
+    """A robots.txt served as text/plain was skipped ("not HTML (text/plain)"), though the same
+    file on disk, or in a WARC record, gives its Sitemap lines."""
+    summary = Summary()
+    fetched = extract_links(server + path, summary=summary)
+    on_disk = extract_links(local, url=server + path)
+    assert fetched and [_said(link) for link in fetched] == [_said(link) for link in on_disk]
+    assert (summary.documents, sum(summary.skipped.values())) == (1, 0)
+
+
+def _said(link: Link) -> tuple[str, str, str, str]:
+    return link.url, link.tag, link.attr, link.kind
+
+
+def test_plain_text_at_a_url_is_no_page(server: str) -> None:
+    summary = Summary()
+    assert extract_links(f"{server}/notes.html", summary=summary) == []
+    assert summary.skipped == {"not HTML (text/plain)": 1}
 
 
 def test_a_url_that_cannot_be_read_is_one_line_and_the_others_are_read(

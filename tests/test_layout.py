@@ -135,6 +135,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "write.stats": set(),  # links counted by kind, base source, problem, host
     "write.output": set(),
     "write.compress": {"backports", "compression"},  # -o NAME.zst: compression.zstd (3.14)
+    "write.resumable": set(),  # -o FILE --resume: FILE.partial, made FILE at the end
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),
@@ -142,6 +143,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "run.inputs": {"fsspec"},
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
+    "run.resume": set(),  # --resume's journal: JSON Lines, the standard library only
     "run.revisits": set(),  # a revisit record's original, found in the inputs
     "run.summary": set(),  # what a run read, counted: Summary
     "pipeline": set(),  # one document through the stages: a Task's function
@@ -183,6 +185,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
+    "cli.resuming": set(),  # extract --resume: its rule, journal and output, wired
     "cli.watcommand": set(),  # baselinks wat: its grammar and wiring
 }
 
@@ -324,11 +327,13 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert _local_imports("run.workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (the Link and Stats types only, for type checking; from write.formats,
-    # the budget a document's rendered records are held within)
+    # the budget a document's rendered records are held within; from run.resume, the mark of
+    # an input's end that a journal keeps)
     assert _local_imports("run.batch") == {
         "load.containers",
         "errors",
         "run.inputs",
+        "run.resume",
         "run.revisits",  # a revisit's original found in the inputs, before they are read
         "run.summary",  # the run's counts (Summary), moved out of batch (500 lines)
         "run.workers",

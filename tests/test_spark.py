@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -162,6 +163,13 @@ def test_the_driver_offers_every_mode_of_the_registry(capsys: pytest.CaptureFixt
     assert exit_.value.code == 0
     help_text = capsys.readouterr().out
     assert f"--mode {{{','.join(MODES)}}}" in " ".join(help_text.split())
+    # the filters' help is extract's (run/options.add_filters): nothing of its options the
+    # driver has not (it had "any -j" in --unique=run's)
+    assert re.search(r"(^|[\s(])(-j|--jobs)\b", help_text) is None
+    options = {
+        option for action in spark_driver._parser()._actions for option in action.option_strings
+    }
+    assert set(re.findall(r"(?<![\w-])--[a-z][\w-]*", help_text)) <= options  # (--url was)
 
 
 # --- issue 21, item 5: the driver as cc-pyspark's, the schema of the CLI's Parquet ------------

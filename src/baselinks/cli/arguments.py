@@ -44,7 +44,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     from ..run.options import add_filters
     from ..url.resolve import MODES
     from ..write.formats import COLUMNAR, FORMATS
-    from . import extractoptions
+    from . import extractoptions, resuming
 
     ext = commands.add_parser(
         "extract",
@@ -107,6 +107,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
     )
+    resuming.add_resume(ext)
     ext.add_argument(
         "-j",
         "--jobs",

@@ -93,7 +93,10 @@ def _in(*namespaces: str) -> frozenset[str]:
 FEED_SOURCES: tuple[FeedSource, ...] = (
     # RFC 4287 §4.2.7: atom:link; Atom 0.3 the same (and in RSS, as <atom:link rel="self">)
     FeedSource(_ATOMS, "link", "href", "rel", spec="RFC 4287 §4.2.7; kind from rel"),
-    FeedSource(_ATOMS, "id", TEXT, "link", when="http", spec="RFC 4287 §4.2.6, when http(s)"),
+    FeedSource(_in(ATOM), "id", TEXT, "link", when="http", spec="RFC 4287 §4.2.6, when http(s)"),
+    FeedSource(
+        _in(ATOM03), "id", TEXT, "link", when="web", spec="Atom 0.3 §3.5.3; http(s), relative"
+    ),
     FeedSource(_in(ATOM), "icon", TEXT, "resource", spec="RFC 4287 §4.2.5"),
     FeedSource(_in(ATOM), "logo", TEXT, "resource", spec="RFC 4287 §4.2.8"),
     FeedSource(_in(ATOM), "uri", TEXT, "link", spec="RFC 4287 §3.2.2 (a person's)"),
@@ -119,6 +122,8 @@ FEED_SOURCES: tuple[FeedSource, ...] = (
     FeedSource(_in(ITUNES), "image", "href", "resource", spec="Apple Podcasts <itunes:image>"),
     FeedSource(_in(WFW), "comment", TEXT, "link", spec="Well-Formed Web CommentAPI"),
     FeedSource(_in(WFW), "commentRss", TEXT, "link", spec="Well-Formed Web CommentAPI"),
+    # WordPress writes commentRss; the CommentAPI's own page, and feedparser's tests, commentRSS
+    FeedSource(_in(WFW), "commentRSS", TEXT, "link", spec="Well-Formed Web CommentAPI"),
     FeedSource(_in(FEEDBURNER), "origLink", TEXT, "link", spec="FeedBurner"),
     FeedSource(_in(FEEDBURNER), "origEnclosureLink", TEXT, "resource", spec="FeedBurner"),
 )
@@ -142,7 +147,13 @@ def _is_permalink(element: Any, value: str) -> bool:
     return said == "true" or SCHEME_RE.match(value.strip()) is not None
 
 
-CONDITIONS = {"http": _is_http, "permalink": _is_permalink}
+def _is_web(element: Any, value: str) -> bool:
+    # Atom 0.3's id is a URI that xml:base applies to: feedparser's tests give "/relative/link"
+    # (http_entry_id_base_docuri.xml), resolved against the feed's URL; tag: and urn: are not
+    return _is_http(element, value) or SCHEME_RE.match(value.strip()) is None
+
+
+CONDITIONS = {"http": _is_http, "web": _is_web, "permalink": _is_permalink}
 
 
 def _atom_kind(rel: str) -> str:
@@ -193,6 +204,10 @@ HTML_HOLDERS: dict[tuple[str, str], str] = {
         for name in ("content", "summary", "title", "tagline", "copyright", "info")
     },
     **{(namespace, "description"): "text" for namespace in _RSS},
+    # RSS items' content as feedparser reads it: <fullitem> (escaped HTML) and a <body> of
+    # no namespace (markup in it), beside xhtml:body
+    **{(namespace, "fullitem"): "text" for namespace in _RSS},
+    **{(namespace, "body"): "inline" for namespace in _RSS},
     (CONTENT, "encoded"): "text",
     (XHTML, "body"): "inline",
 }

@@ -23,6 +23,7 @@ from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
 from .inputs import Source, display_name, is_url, label, open_source
+from .resume import Ended
 from .revisits import UNRESOLVED, RevisitIndex, with_originals, with_revisits
 from .summary import Summary, counted, skipped_text
 from .workers import Recovery, ordered_map
@@ -132,7 +133,9 @@ class Read(NamedTuple):
 _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
 
 
-Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Done[Any]
+Event = (
+    Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Ended | Done[Any]
+)
 
 
 def records(links: list[Link]) -> list[Link]:
@@ -161,6 +164,7 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
             headers=options.headers or headers,
             charset=options.charset,
             named=given.strict,
+            where=fetched,
         )
         if own is not None:
             found = _mirrored(found, own)
@@ -223,13 +227,14 @@ def _said_unused(found: Iterator[Event], label: str, url: str) -> Iterator[Event
 
 
 def guarded(given: Input, options: Options) -> Iterator[Event]:
-    """:func:`entries`, with an input that cannot be read ending as one event."""
+    """:func:`entries`, with an input that cannot be read ending as one event; then Ended."""
     try:
         yield from entries(given, options)
     except SelectError:
         raise
     except Exception as exc:
         yield Unreadable(label(given.source, given.name), exc)
+    yield Ended(label(given.source, given.name))  # (in a worker too: after all the input's events)
 
 
 @dataclass(frozen=True)
@@ -397,6 +402,7 @@ def results(
     unreadable: Callable[[str, Exception], None] | None = None,
     unused: Callable[[Unused], None] | None = None,
     warn: Callable[[InputWarning], None] | None = None,
+    ended: Callable[[Ended], None] | None = None,
 ) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
@@ -404,7 +410,7 @@ def results(
     on; without it, that error is raised. ``unused``: told when the retrieval URL given is
     not used for an input (:class:`Unused`). ``warn``: given each oddity repaired
     (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
-    it, ``report`` is.
+    it, ``report`` is. ``ended``: told of each input done, after its documents were handled.
     """
     inputs, index = with_revisits(inputs, task.options.revisits, _sources)
     here = replace(task.options, revisits=index or False)  # (read here: with the index)
@@ -452,3 +458,5 @@ def results(
                 if unreadable is None:
                     raise event.error
                 unreadable(event.name, event.error)
+            elif isinstance(event, Ended) and ended is not None:
+                ended(event)
