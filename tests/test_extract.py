@@ -173,10 +173,20 @@ def test_records_are_immutable_and_serialisable() -> None:
         "date",
         "part",
         "page_url",
+        "revisit_of",  # a revisit record's page: its original's record ID
     ]
     assert record["problems"] == []
     # bytes: the file is "-", nothing else applies; the page's URL is the one given
-    assert [record[name] for name in ORIGIN_FIELDS] == ["-", None, None, None, None, None, URL]
+    assert [record[name] for name in ORIGIN_FIELDS] == [
+        "-",
+        None,
+        None,
+        None,
+        None,
+        None,
+        URL,
+        None,
+    ]
     assert pickle.loads(pickle.dumps(link)) == link  # rows cross process boundaries (workers)
 
 

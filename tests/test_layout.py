@@ -43,6 +43,7 @@ ORDER = (
     "pipeline",
     "api",
     "graph",
+    "wat",
     "dataflow",
     "spark",
     "scrapy",
@@ -92,6 +93,11 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.ziplocal": set(),  # zipfile's ZipInfo: members by their local headers
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
+    # each record with the facts stored around it (gzip member, digests), for a WAT: zlib
+    "load.containers.warcframes": set(),
+    "load.containers.gzipmember": set(),  # a gzip member's header and footer (RFC 1952)
+    # a crawl's records by what names them, and one read again by its offset (revisits)
+    "load.containers.originals": set(),
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
     "load.document": {"lxml"},
@@ -140,6 +146,8 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
     "run.resume": set(),  # --resume's journal: JSON Lines, the standard library only
+    "run.revisits": set(),  # a revisit record's original, found in the inputs
+    "run.summary": set(),  # what a run read, counted: Summary
     "pipeline": set(),  # one document through the stages: a Task's function
     "api": set(),
     # graph/: the documents' links → a link graph (after the pipeline: it runs api.iter_pages)
@@ -152,12 +160,21 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "graph.sort": set(),  # the external sort: heapq.merge over temporary files
     "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
     "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow
+    # wat/: WARC records → a WAT file (after the pipeline: it runs part_links on each page)
+    "wat": set(),
+    "wat.keys": set(),  # every key and link path, with where it comes from: data
+    "wat.envelope": set(),
+    "wat.html": set(),  # reads the tree it is handed (lxml's), imports no parser
+    "wat.record": set(),  # the WAT's WARC records, gzip and json of the standard library
+    "wat.build": set(),
     "dataflow": set(),  # a URL input is opened by run.inputs
     # the one folder that knows Spark; its driver is what spark-submit runs, so it imports
     # baselinks by name. Nothing else imports it: the core never needs pyspark.
     "spark": {"baselinks"},  # the public names, from the modules below
     "spark.links": {"pyspark", "baselinks", "pandas", "pyarrow"},  # to_pandas: pyspark's sql extra
     "spark.graph": {"pyspark", "baselinks"},
+    "spark.revisits": {"pyspark", "baselinks"},  # the revisits' originals of a job's files
+    "spark.wat": {"pyspark", "baselinks", "fsspec"},  # one WAT per WARC; fsspec: a remote folder
     "spark.driver": {"pyspark", "baselinks", "fsspec"},  # fsspec: a remote output's check
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
@@ -171,6 +188,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
     "cli.resuming": set(),  # extract --resume: its rule, journal and output, wired
+    "cli.watcommand": set(),  # baselinks wat: its grammar and wiring
 }
 
 
@@ -319,6 +337,8 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
         "run.events",
         "run.inputs",
         "run.resume",
+        "run.revisits",  # a revisit's original found in the inputs, before they are read
+        "run.summary",  # the run's counts (Summary), moved out of batch (500 lines)
         "run.workers",
         "resolve.link",
         "write.formats",

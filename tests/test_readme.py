@@ -331,6 +331,11 @@ def _not_runnable_here(command: str, tmp_path: Path) -> None:
     run. The Spark driver and the packages they install are tested on their own."""
 
 
+def _cc_pyspark(command: str, tmp_path: Path) -> None:
+    """cc-pyspark's jobs (docs/guide/common-crawl.md), run in its own checkout on Spark: not
+    baselinks' code, not run here (the guide says what its host job gave on baselinks' WATs)."""
+
+
 SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     (r"python -m pip install \. && baselinks extract \S+ .*", _run_first_command),
     (r'python -m pip install -e "\.\[test\]" && python -m pytest', _run_the_test_command),
@@ -347,6 +352,8 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     ),
     (r"python -m venv env && \. env/bin/activate", _not_runnable_here),
     (r"spark-submit --master yarn .*", _not_runnable_here),
+    (r'ls "\$PWD"/wat/\*\.warc\.wat\.gz .*', _cc_pyspark),
+    (r"spark-submit \./(wat_extract_links|hostlinks_to_graph)\.py .*", _cc_pyspark),
 ]
 
 

@@ -102,7 +102,8 @@ def test_rows_are_the_cli_records_one_task_per_file(
     collected = frame.withColumn("task", functions.spark_partition_id()).collect()
     assert str(counters) == (
         "4 files, 11 documents, 18 links; skipped 7 (2 warcinfo record, 2 request record, 1 not "
-        "HTML, 1 revisit record, 1 metadata record); 2 files failed (2 errors)"  # as the CLI's
+        "HTML, 1 revisit record, 1 metadata record); 1 revisit without its original in the "
+        f"inputs ({warcs[0]}#http://example.com/a/page); 2 files failed (2 errors)"  # the CLI's
     )
 
     rows = [row.asDict() for row in collected]
@@ -269,9 +270,10 @@ def test_overwrite_partitions_compression_and_the_counters_file(
             "request record": 2,
             "warcinfo record": 2,
             "not HTML (image/png)": 1,
-            "revisit record": 1,
+            "revisit record (its original is not in the inputs)": 1,
             "metadata record": 1,
         },
+        "unresolved": {f"{CONTAINERS / 'crawl.warc.gz'}#http://example.com/a/page": 1},
         "inputs": 4,
         "mode": "rfc1808",
     }

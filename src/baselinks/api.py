@@ -48,6 +48,7 @@ from .run.options import (
     unique_scope,
 )
 from .run.resume import Ended
+from .run.revisits import RevisitIndex
 from .run.workers import resolve_workers
 from .url.resolve import Mode, check_mode
 from .write.stats import Stats
@@ -93,6 +94,7 @@ def iter_links(
     unique_by: str = "url",
     parser: str | None = None,
     on_warning: Callable[[InputWarning], None] | None = None,
+    revisits: bool | RevisitIndex = True,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -125,6 +127,11 @@ def iter_links(
     kind, base source, problem code and host: :class:`~baselinks.write.stats.Stats`).
     ``workers``: documents spread over this many processes (0: one per CPU), the links in the
     same order; a worker that dies is an ``InputError``, its work done again.
+
+    ``revisits``: a WARC ``revisit`` record's links are its original payload's, the original
+    looked for in ``source`` before it is read (``revisit_of`` names it: docs/reference.md,
+    Revisits); False: revisits are skipped; a :class:`~baselinks.run.revisits.RevisitIndex`:
+    the originals found already (a Spark job's, of all its files).
     """
     refuse_wrong_types(source, url=url, name=name, charset=charset, mode=mode)
     if url is not None:
@@ -135,7 +142,7 @@ def iter_links(
     scope = unique_scope(unique)
     count = None if summary is None else counter(summary, scope)  # none made that no one reads
     keep = keep_only(schemes, same_host, external)
-    options = Options(url, as_pairs(headers), charset)
+    options = Options(url, as_pairs(headers), charset, revisits)
     by = scope and unique_by  # the field each document's links are made unique on, or None
     task = _task(mode, select, kinds, by, records, options, attributes, keep, count, parser)
     jobs, warn = resolve_workers(workers), on_warning or _python_warning
@@ -281,15 +288,16 @@ def iter_pages(
     schemes: Iterable[str] | None = None,
     same_host: bool = False,
     external: bool = False,
+    revisits: bool | RevisitIndex = True,
 ) -> Iterator[tuple[str | None, T]]:
     """Every document of many inputs ``(source, name, strict)`` (a fourth item: its URL in a
     mirrored site), one without links too, as its own URL (``page_url``, None when not known)
     and its links rendered where they are extracted (in the workers): what a link graph is
-    built of (graph/build.py). ``url``, ``kinds``, ``schemes``, ``same_host``, ``external``:
-    as for :func:`iter_links` (the same filters, so a graph is the graph of the links
-    ``extract`` gives with them)."""
+    built of (graph/build.py). ``url``, ``kinds``, ``schemes``, ``same_host``, ``external``,
+    ``revisits``: as for :func:`iter_links` (the same filters, so a graph is the graph of the
+    links ``extract`` gives with them)."""
     keep = keep_only(schemes, same_host, external)
-    options = Options(url)
+    options = Options(url, revisits=revisits)
     task = _task(mode, None, kinds, None, render, options, keep=keep, count=counter(summary, None))
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)

@@ -214,13 +214,17 @@ def part_links(
     attributes: tuple[tuple[str, str], ...] = (),
     keep: Keep | None = None,
     parser: str = "lxml",
+    seen: Callable[[Document], None] | None = None,
 ) -> PartLinks:
     """One document of an input: its HTTP header links, then its own (for a STREAMED document,
     lists of them, as they are found: run.events.PartLinks); what of it could not be read ("" when
     all of it was); and its own URL (page_url), None when not known. ``parser``: "html5" or
-    "lxml", as chosen."""
+    "lxml", as chosen. ``seen``: given the loaded document (a WAT record reads its head:
+    wat/html.py)."""
     load = partial(LOADERS[part.doctype], charset=part.charset, name=part.name, parser=parser)
     document = None if part.body is None else load(part.body)
+    if seen is not None and document is not None:
+        seen(document)
     retrieval = retrieval_base(part.retrieval, document.content if document else "")
     retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
     links: list[Link] = []

@@ -10,6 +10,7 @@
     baselinks check URL [URL ...] [--json]
     baselinks graph PATH ... -o DIR [--level page|host|domain] [--format tsv|parquet] [-j N]
     baselinks ranks DIR [--top N]
+    baselinks wat PATH ... [-o FILE|DIR/] [--additions] [--mode MODE] [-j N]  (cli/watcommand.py)
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
 the rest still processed; a repaired oddity is a ``warning:`` line and fails only with
@@ -32,7 +33,7 @@ from pathlib import Path
 from .. import compiled
 from .._version import __version__
 from ..errors import SelectError, printable, say
-from . import graphcommand, urlcommands
+from . import graphcommand, urlcommands, watcommand
 from .report import Progress, Teller, on_terminal, slow_path_once, total_size
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -272,13 +273,14 @@ class _ClosedInput:
         pass
 
 
-_COMMANDS = {
+_COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "extract": _extract,
     "resolve": urlcommands.resolve_command,
     "parse": urlcommands.parse_command,
     "check": urlcommands.check_command,
     "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, Teller),
     "ranks": graphcommand.ranks_command,
+    "wat": lambda args, out: watcommand.wat_command(args, out, _inputs),
 }
 
 

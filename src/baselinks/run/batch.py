@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO, Generic, cast
 
 from ..errors import InputError, InputWarning, SelectError, internal
@@ -26,6 +25,8 @@ from ..write.formats import output_budget, rendered_within
 from .events import Done, Event, Failed, Opened, PartLinks, Read, T, Unreadable, Unused, records
 from .inputs import Source, display_name, is_url, label, open_source
 from .resume import Ended
+from .revisits import UNRESOLVED, RevisitIndex, with_originals, with_revisits
+from .summary import Summary, counted, skipped_text
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
@@ -40,70 +41,12 @@ __all__ = [
     "Summary",
     "Task",
     "Unused",
+    "counted",
     "display_name",
     "records",
     "results",
     "skipped_text",
 ]
-
-
-def counted(n: int, what: str) -> str:
-    """``1 file``, ``2 files``, ``1,000 links``: how every count is written."""
-    return f"{n:,} {what}{'' if n == 1 else 's'}"
-
-
-@dataclass
-class Summary:
-    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into.
-
-    ``no_base``: the links left relative for want of a base (problem ``no-base``).
-    ``warnings``: oddities repaired, the input read in full (:class:`~baselinks.InputWarning`),
-    counted apart from ``failed``, where something could not be read. ``stats``:
-    given a :class:`~baselinks.write.stats.Stats`, the links are counted into it too (by kind, base
-    source, problem code and host), in the worker that extracts them with ``workers``.
-    """
-
-    files: int = 0
-    documents: int = 0
-    links: int = 0
-    failed: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
-    no_base: int = 0
-    stats: Stats | None = None
-    warnings: int = 0
-    read: int = 0  # bytes of the inputs read, where a stream tells its position (not a pipe)
-
-    def __str__(self) -> str:
-        return self.line()
-
-    def line(self, no_base_hint: str = "") -> str:
-        """The summary as one line; ``no_base_hint`` follows the count of links without a
-        base, when there are any (the CLI's ``: give --url or --root-url``)."""
-        text = ", ".join(
-            (
-                counted(self.files, "file"),
-                counted(self.documents, "document"),
-                counted(self.links, "link"),
-            )
-        )
-        if self.no_base:
-            text += f"; {counted(self.no_base, 'link')} without a base (relative, as written)"
-            text += no_base_hint
-        if self.skipped:
-            text += f"; {skipped_text(self.skipped)}"
-        if self.warnings:
-            text += f"; {counted(self.warnings, 'warning')}"
-        return text + f"; {self.failed:,} failed"
-
-
-def skipped_text(skipped: Mapping[str, int]) -> str:
-    """``skipped 3 (2 request record, 1 not HTML)``: the skips by reason, as the summary says
-    them ("not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML")."""
-    grouped: Counter[str] = Counter()
-    for reason, n in skipped.items():
-        grouped[reason.split(" (")[0]] += n
-    reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
-    return f"skipped {sum(grouped.values()):,} ({reasons})"
 
 
 @dataclass(frozen=True)
@@ -123,6 +66,9 @@ class Options:
     url: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
     charset: str | None = None
+    # revisit records' originals looked for in the inputs before they are read (run/revisits.py),
+    # or found already (a RevisitIndex: Spark's, of all the files of a job); False: not looked for
+    revisits: bool | RevisitIndex = True
 
 
 _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
@@ -130,7 +76,8 @@ _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per docu
 
 def entries(given: Input, options: Options) -> Iterator[Event]:
     """What one input holds, in order: the opened mark, then its documents, skips and damage,
-    with how many of its bytes were read as they are (:class:`Read`)."""
+    with how many of its bytes were read as they are (:class:`Read`). A revisit record's
+    document is its original's page, found in ``options.revisits`` (else it is skipped)."""
     opened = open_source(given.source, label(given.source, given.name), given.strict)
     if isinstance(opened, Skipped):
         yield opened
@@ -154,6 +101,8 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
             found = _mirrored(found, own)
         elif url:
             found = _said_unused(found, name, url)
+        index = options.revisits if isinstance(options.revisits, RevisitIndex) else None
+        found = with_originals(found, index, given.source)
         yield from _counted(found, stream)
         damage = getattr(stream, "damage", "")  # a fetched body cut short or undecodable
         if damage:
@@ -371,7 +320,8 @@ def _worker_reads(given: Input) -> int | None:
 def units(
     inputs: Iterable[Input], options: Options, workers: int, guard: bool
 ) -> Iterator[list[Event | Input]]:
-    """The work in order, cut into units: entries read here, or small files to read there."""
+    """The work in order, cut into units: entries read here, or small files to read there
+    (not one that holds a revisit: its original is read again here, where the index is)."""
     read = guarded if guard else entries
     if workers <= 1:
         for given in inputs:
@@ -382,6 +332,8 @@ def units(
     size = 0
     for given in inputs:
         small = _worker_reads(given) if guard else None
+        if isinstance(options.revisits, RevisitIndex) and options.revisits.holds(_label(given)):
+            small = None
         if small is not None:
             unit.append(given)
             size += small
@@ -398,6 +350,14 @@ def units(
             unit, size = [], 0
     if unit:
         yield unit
+
+
+def _label(given: Input) -> str:
+    return label(given.source, given.name)
+
+
+def _sources(given: Input) -> tuple[Source, str]:
+    return given.source, _label(given)
 
 
 def _died(how: str) -> list[Event]:
@@ -452,7 +412,11 @@ def results(
     (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
     it, ``report`` is. ``ended``: told of each input done, after its documents were handled.
     """
-    work = units(inputs, task.options, workers, guard=unreadable is not None)
+    inputs, index = with_revisits(inputs, task.options.revisits, _sources)
+    here = replace(task.options, revisits=index or False)  # (read here: with the index)
+    # the workers need no index (a file holding revisits is read here): none is sent them
+    task = replace(task, options=replace(task.options, revisits=False))
+    work = units(inputs, here, workers, guard=unreadable is not None)
     # one process: each unit's events as they come (a streamed document's pieces one by one)
     run = task if workers > 1 else cast(Callable[[list[Event | Input]], list[Event]], task.events)
     for events in ordered_map(run, work, workers, recovery=_RECOVERY):
@@ -486,6 +450,8 @@ def results(
                 report(event)
             elif isinstance(event, Skipped):
                 tally.skipped[event.reason] += 1
+                if event.reason == UNRESOLVED:
+                    tally.revisit_unresolved(event.name)
             elif isinstance(event, Unused):
                 if unused is not None:
                     unused(event)

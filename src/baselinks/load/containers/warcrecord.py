@@ -2,7 +2,9 @@
 
     response record   its HTTP response: a Part (response_part), or Skipped by its media type
     resource record   its block: a Part by its Content-Type (doctypes.py), or Skipped
-    any other type    Skipped (``request record``, ``revisit record``, ``warcinfo record``...)
+    revisit record    a Part without a body, what names its original in ``revisit`` (its
+                      payload is the original's: run/revisits.py finds it in the inputs)
+    any other type    Skipped (``request record``, ``warcinfo record``...)
 
 What a record lacks is said by name and offset: a block shorter than its ``Content-Length``
 (cut short), a ``Content-Length`` that is no number, a block over :data:`MAX_RECORD_BYTES`.
@@ -36,7 +38,7 @@ from typing import Any
 
 from ...errors import InputError
 from .doctypes import by_body, document_type, may_be_document
-from .entries import Entry, Origin, Part, Skipped
+from .entries import Entry, Origin, Part, Revisit, Skipped
 from .httpmsg import (
     MAX_DECODED_BYTES,
     MAX_HEADER_BYTES,
@@ -56,6 +58,7 @@ __all__ = [
     "oversize",
     "record_entries",
     "record_name",
+    "revisit_part",
     "target_uri",
 ]
 
@@ -122,7 +125,12 @@ def record_entries(record: Any, name: str, offset: int) -> Iterator[Entry]:
     if oversize(record):
         yield _oversize(record, rec_type, name, target, offset)
         return
-    if rec_type not in ("response", "resource"):
+    if rec_type == "revisit":
+        head = record.raw_stream.read(HEAD_BYTES)
+        size = len(head) + _drain(record.raw_stream)
+        if declared is not None and size >= declared:
+            yield revisit_part(record, head, name, target)
+    elif rec_type not in ("response", "resource"):
         size = _drain(record.raw_stream)
         if declared is not None and size >= declared:
             yield Skipped(name, f"{rec_type} record")
@@ -238,6 +246,27 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> l
     if doctype is not None:
         return [Part(name, block, charset, target or None, doctype=doctype)]
     return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
+
+
+def revisit_part(record: Any, head: bytes, name: str, target: str) -> Part:
+    """A revisit record as a document without its payload: its own HTTP status and headers
+    (the response it records, whose payload is the original's), what names its original."""
+    status: int | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    if head.lstrip()[:5] == b"HTTP/":
+        try:
+            response = parse_response(head, with_body=False)
+            status, headers = response.status, response.headers
+        except InputError:
+            pass  # its own head unread: the original's is used
+    revisit = Revisit(
+        _header(record, "WARC-Refers-To"),
+        _header(record, "WARC-Refers-To-Target-URI"),
+        _header(record, "WARC-Refers-To-Date"),
+        _header(record, "WARC-Payload-Digest"),
+        _header(record, "WARC-Profile"),
+    )
+    return Part(name, None, None, target or None, (), status, headers, revisit=revisit)
 
 
 def is_cut(entry: Entry) -> bool:
