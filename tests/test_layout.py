@@ -43,6 +43,7 @@ ORDER = (
     "pipeline",
     "api",
     "graph",
+    "coverage",
     "dataflow",
     "spark",
     "scrapy",
@@ -89,6 +90,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.ziplocal": set(),  # zipfile's ZipInfo: members by their local headers
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
+    "load.containers.captures": set(),  # one record → what it captured (a coverage scan)
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
     "load.document": {"lxml"},
@@ -125,6 +127,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "write.stats": set(),  # links counted by kind, base source, problem, host
     "write.output": set(),
     "write.compress": {"backports", "compression"},  # -o NAME.zst: compression.zstd (3.14)
+    "write.rows": set(),  # records that are no Link (coverage's) in formats.py's formats
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),
@@ -141,6 +144,21 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "graph.sort": set(),  # the external sort: heapq.merge over temporary files
     "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
     "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow
+    # coverage/: every link against what the archive captured (after the pipeline: it runs
+    # api.iter_pages, and reads the archives with load/containers/captures.py)
+    "coverage": set(),
+    "coverage.build": set(),
+    "coverage.store": set(),  # the captures on disk: the standard library's sqlite3
+    "coverage.scan": set(),
+    "coverage.index": set(),  # CDXJ and CDX lines: json, gzip
+    "coverage.keys": set(),
+    "coverage.follow": set(),
+    "coverage.fragments": set(),  # the HTML standard's indicated part, over the lxml tree given
+    "coverage.classify": set(),
+    "coverage.tally": set(),
+    "coverage.summary": set(),
+    "coverage.output": {"pyarrow"},  # Parquet with the parquet extra
+    "coverage.report": set(),  # the HTML report: html, json
     "dataflow": set(),  # a URL input is opened by run.inputs
     # the one folder that knows Spark; its driver is what spark-submit runs, so it imports
     # baselinks by name. Nothing else imports it: the core never needs pyspark.
@@ -159,6 +177,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
+    "cli.coveragecommand": set(),  # baselinks coverage: its grammar and wiring
 }
 
 

@@ -247,7 +247,7 @@ def iter_rendered(
 
 
 def iter_pages(
-    inputs: Iterable[tuple[Source, str | None, bool]],
+    inputs: Iterable[tuple[Source, str | None, bool] | tuple[Source, str | None, bool, str | None]],
     render: Callable[[list[Link]], T],
     *,
     mode: str = "rfc1808",
@@ -256,11 +256,15 @@ def iter_pages(
     unreadable: Callable[[str, Exception], None],
     summary: Summary,
     workers: int = 1,
+    parser: str | None = None,
 ) -> Iterator[tuple[str | None, T]]:
     """Every document of many inputs ``(source, name, strict)``, one without links too, as
     its own URL (``page_url``, None when not known) and its links rendered where they are
-    extracted (in the workers): what a link graph is built of (graph/build.py)."""
-    task = _task(mode, None, kinds, None, render, Options(), count=counter(summary, None))
+    extracted (in the workers): what a link graph is built of (graph/build.py), and a
+    coverage check (coverage/build.py). A fourth item is the input's URL in a mirrored site,
+    as :func:`iter_rendered`'s; ``parser``: "html5" or "lxml" (None: the default)."""
+    count = counter(summary, None)
+    task = _task(mode, None, kinds, None, render, Options(), count=count, parser=parser)
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)
     for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):

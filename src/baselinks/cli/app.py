@@ -32,7 +32,7 @@ from pathlib import Path
 from .. import compiled
 from .._version import __version__
 from ..errors import SelectError, printable, say
-from . import graphcommand, urlcommands
+from . import coveragecommand, graphcommand, urlcommands
 from .report import Progress, Teller, on_terminal, total_size
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -262,13 +262,14 @@ class _ClosedInput:
         pass
 
 
-_COMMANDS = {
+_COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "extract": _extract,
     "resolve": urlcommands.resolve_command,
     "parse": urlcommands.parse_command,
     "check": urlcommands.check_command,
     "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, Teller),
     "ranks": graphcommand.ranks_command,
+    "coverage": lambda args, out: coveragecommand.coverage_command(args, out, _inputs, Teller),
 }
 
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, NamedTuple, cast
 
@@ -61,7 +61,11 @@ from .warcrecord import (
 )
 from .warcrecord import origin as record_origin
 
-__all__ = ["MAX_RECORD_BYTES", "iter_records"]
+__all__ = ["MAX_RECORD_BYTES", "RecordReader", "iter_records"]
+
+# What one record is read for: warcio's record, its name and offset -> what it gives, in order
+# (warcrecord.record_entries: its document, or why none; captures.record_captures: the capture).
+RecordReader = Callable[[Any, str, int], Iterable[Any]]
 
 
 def _located(
@@ -122,7 +126,7 @@ def _segment(
             count += 1
             name = record_name(record, file, offset)
             head_end = window.tell() - records.reader.rem_length()  # (uncompressed: in the file)
-            entries = list(record_entries(record, name, offset)) if count > skip else []
+            entries = list(form.read(record, name, offset)) if count > skip else []
             damage_met = records.damage_met  # before _with_origin reads to the record's end
             late = None
             if any(isinstance(entry, Part) for entry in entries):
@@ -270,6 +274,7 @@ class _Form(NamedTuple):
     warc: bool  # WARC records (else ARC, or not known)
     gzipped: bool  # one gzip member per record
     stored: bool = True  # the offsets are of the file as stored (not of bytes decompressed)
+    read: RecordReader = record_entries  # what a record gives (captures.py: what it captured)
 
 
 def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[Entry]:
@@ -308,11 +313,16 @@ class _NotPerRecordGzip(Exception):
         self.records_read = records_read
 
 
-def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[Entry]:
+def iter_records(
+    stream: BinaryIO, file: str, stored: bool = True, read: RecordReader = record_entries
+) -> Iterator[Entry]:
     """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged).
 
     ``stored``: the stream is the file as stored, so that its offsets find the records in it
     (False: it was decompressed from another gzip layer, and the documents have no offsets).
+    ``read``: what each record gives, warcrecord.record_entries (its document) unless another
+    reader is given (captures.record_captures: what the record captured, for a coverage scan),
+    with the same damage found and read past.
     """
     window = Window(stream)
     start = window.tell()
@@ -329,7 +339,7 @@ def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[E
         b"WARC/" in head and not head.lstrip().startswith(b"filedesc://")
     )
     try:
-        yield from _iterate(window, file, _Form(warc, gzipped, stored))
+        yield from _iterate(window, file, _Form(warc, gzipped, stored, read))
     except _NotPerRecordGzip as exc:
         if not window.rewind(start):
             yield InputError(
@@ -339,7 +349,7 @@ def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[E
         # Offsets from here on count uncompressed bytes: no record has one in the file.
         gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
         try:
-            form = _Form(warc, False, stored=False)
+            form = _Form(warc, False, stored=False, read=read)
             yield from _iterate(Window(gunzipped), file, form, exc.records_read)
         except (EOFError, OSError, zlib.error) as damage:  # the gzip stream breaks off
             message = " ".join(str(damage).split()) or type(damage).__name__

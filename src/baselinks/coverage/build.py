@@ -1,0 +1,174 @@
+"""build: inputs → every link's coverage, on one machine, in bounded memory.
+
+    1. scan (scan.py): every capture of the inputs into the store, and the index files' lines
+       (index.py); the store's key index built
+    2. extract (api.iter_pages, -j workers): every document's links, in input order; each
+       checked (classify.py: scope, redirects followed, fragment), written, tallied
+    3. tally.finish: completeness, the most wanted URLs, broken fragments, loops
+
+The inputs are read twice (a pipe cannot be: standard input is refused). Memory holds the
+store's cache and one document's links; everything else is in a temporary SQLite database,
+removed at the end.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from ..api import iter_pages
+from ..errors import InputError, describe, raise_first
+from ..resolve.link import Link
+from ..run.batch import Source, Summary, records
+from .classify import Checked, Classifier, Covered
+from .follow import moment
+from .index import read_index
+from .scan import scan
+from .store import CaptureStore
+from .summary import CoverageSummary
+from .tally import Tally
+
+__all__ = ["check_coverage", "coverage_of"]
+
+Input = tuple[str, Source, bool, str | None]  # name, source, named, its URL in a mirror
+Write = Callable[[list[Covered]], object]
+_HTML = (None, "text/html", "application/xhtml+xml")
+
+
+def _kind(links: Sequence[Link], page_url: str | None, classifier: Classifier) -> str:
+    """A document's kind for the tallies: ``sheet`` (CSS), ``page`` (HTML) or ``other``."""
+    if any(link.tag == "css" for link in links):
+        return "sheet"
+    row = None
+    if page_url is not None:
+        row = classifier.follower.best(page_url, moment(links[0].date) if links else None)
+    if row is not None and row.status is not None and 300 <= row.status < 400:
+        return "other"  # a redirect: the links of its headers
+    mime = None if row is None else row.mime
+    if mime == "text/css":
+        return "sheet"
+    return "page" if mime in _HTML else "other"
+
+
+def coverage_of(
+    inputs: Sequence[Input],
+    write: Write,
+    *,
+    index: Iterable[str | os.PathLike[str]] = (),
+    mode: str = "whatwg",
+    parser: str | None = None,
+    workers: int = 1,
+    on_error: Callable[[InputError], None],
+    unreadable: Callable[[str, Exception], None],
+    summary: Summary,
+    unplaced: Callable[[str], None] | None = None,
+    seeds: Callable[[Iterable[tuple[str, int]]], object] | None = None,
+) -> CoverageSummary:
+    """The coverage of every link of ``inputs`` (the command line's walk: name, source,
+    named, mirrored URL), each document's records handed to ``write`` as they are made.
+
+    ``index``: CDXJ or CDX files whose captures count as the archive's too. ``mode``: how
+    links resolve (``whatwg`` by default: as the browser that replays them). ``unplaced`` is
+    told of each input that is neither an archive nor a mirrored file (no ``--root-url``);
+    ``seeds`` is handed the missing URLs, the most needed first, with how many pages need
+    each. Errors go to ``on_error`` and ``unreadable``, as extraction's do.
+    """
+    with tempfile.TemporaryDirectory(prefix="baselinks-coverage-") as scratch:
+        store = CaptureStore(Path(scratch) / "coverage.sqlite")
+        try:
+            scanned = scan(inputs, store, parser=parser, tell=unplaced)
+            kept = scanned.captures
+            for path in index:
+                kept += read_index(path, store, on_error)
+            store.finish()
+            classifier = Classifier(store)
+            tally = Tally(store.db)
+            pages = iter_pages(
+                [(source, name, named, url) for name, source, named, url in inputs],
+                records,
+                mode=mode,
+                parser=parser,
+                on_error=on_error,
+                unreadable=unreadable,
+                summary=summary,
+                workers=workers,
+            )
+            for page_url, links in pages:
+                checked: list[Checked] = [classifier.check(link) for link in links]
+                write([one.covered for one in checked])
+                name = links[0].document if links else (page_url or "")
+                tally.document(_kind(links, page_url, classifier), page_url, name, checked)
+            made = tally.finish()
+            made.captures_kept = kept
+            if seeds is not None:
+                seeds(tally.wanted())
+            return made
+        finally:
+            store.close()
+
+
+def check_coverage(
+    sources: Iterable[Source],
+    *,
+    root_url: str | None = None,
+    index: Iterable[str | os.PathLike[str]] = (),
+    mode: str = "whatwg",
+    workers: int = 1,
+    on_error: Callable[[InputError], None] | None = None,
+    summary: Summary | None = None,
+) -> tuple[list[Covered], CoverageSummary]:
+    """Every link of ``sources`` (WARC, ARC, WACZ files; a mirrored site's folder with
+    ``root_url``) with its coverage, and the run's :class:`~.summary.CoverageSummary`.
+
+    Each source that cannot be read (in part or whole) goes to ``on_error``; without it, the
+    first error is raised once the rest is checked.
+    """
+    from ..base.mirror import host_folder, mirrored_url
+    from ..base.mirror import root_url as checked_root
+    from ..run.inputs import is_directory, walk
+
+    errors: list[InputError] = []
+    report = on_error or errors.append
+
+    def unreadable(name: str, exc: Exception) -> None:
+        report(InputError(describe(exc), name))
+
+    root = None if root_url is None else checked_root(root_url)
+    inputs: list[Input] = []
+    for source in sources:
+        if root is not None and is_directory(source):
+            folder = os.fspath(source)  # type: ignore[arg-type]  # a directory is a path
+            site = host_folder(folder, root)
+            unlisted = functools.partial(_unlisted, report, folder)
+            for found in walk(folder, unlisted):
+                under = site if site is not None and _under(found, site) else folder
+                inputs.append(
+                    (found, found, False, mirrored_url(root, os.path.relpath(found, under)))
+                )
+        else:
+            name = os.fspath(source) if isinstance(source, str | os.PathLike) else "-"
+            inputs.append((name, source, True, None))
+    covered: list[Covered] = []
+    made = coverage_of(
+        inputs,
+        covered.extend,
+        index=index,
+        mode=mode,
+        workers=workers,
+        on_error=report,
+        unreadable=unreadable,
+        summary=summary if summary is not None else Summary(),
+    )
+    raise_first(errors)
+    return covered, made
+
+
+def _unlisted(report: Callable[[InputError], None], folder: str, exc: OSError) -> None:
+    report(InputError(describe(exc), folder))
+
+
+def _under(path: str, folder: str) -> bool:
+    return os.path.commonpath([path, folder]) == os.path.normpath(folder)

@@ -1,0 +1,118 @@
+"""scan: the inputs → the store: every capture an archive holds, every file of a mirror.
+
+    archive (WARC, ARC, WACZ)  load/containers/captures.py: one capture per response, revisit,
+                               resource record; an HTML page's anchors read (fragments.py)
+    mirrored file (--root-url) one capture, ``file``, at the URL its path gives (base/mirror.py;
+                               a folder's index.html its folder's URL too: keys.py); no status,
+                               no date (a mirror keeps neither: wget sets a file's time from
+                               Last-Modified, not from when it was fetched)
+    anything else              no capture (a file given without --root-url)
+
+The extraction of the same inputs reads them again and says what is damaged; the scan says
+nothing of it (the same damage would be said twice). A page is parsed here for its anchors with
+the parser extraction uses, so that both read one tree.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import os
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+from ..errors import InputError
+from ..load.containers.captures import Capture, is_archive, iter_captures
+from ..load.containers.doctypes import file_type
+from ..load.containers.entries import Part, Skipped
+from ..load.containers.sniff import HEAD_BYTES, Kind, sniff
+from ..load.document import load
+from ..run.inputs import Source, open_source
+from .fragments import anchors_of
+from .keys import mirror_aliases
+from .store import CaptureStore
+
+__all__ = ["Scanned", "scan"]
+
+
+class Scanned(NamedTuple):
+    """What a scan found: captures kept, archives and mirrored files read, files that are
+    neither (given without ``--root-url``: no URL to capture them at)."""
+
+    captures: int = 0
+    archives: int = 0
+    mirrored: int = 0
+    unplaced: int = 0
+
+
+def _anchors(page: Part | None, parser: str | None) -> set[str] | None:
+    """The anchors of an HTML page (None: no page, or one that cannot be parsed)."""
+    if page is None or page.body is None:
+        return None
+    try:
+        document = load(page.body, charset=page.charset, name=page.name, parser=parser)
+    except (InputError, ValueError, OSError):
+        return None
+    return set(anchors_of(document.tree))
+
+
+def scan(
+    inputs: Iterable[tuple[str, Source, bool, str | None]],
+    store: CaptureStore,
+    *,
+    parser: str | None = None,
+    tell: Callable[[str], None] | None = None,
+) -> Scanned:
+    """Every capture of ``inputs`` (name, source, named, mirrored URL: the command line's
+    walk) into ``store``; ``tell`` is given each file that is no archive and has no URL."""
+    captures = archives = mirrored = unplaced = 0
+    for name, source, named, url in inputs:
+        try:
+            opened = open_source(source, name, named)
+        except (OSError, ValueError, InputError):
+            continue  # extraction says it
+        if isinstance(opened, Skipped):
+            continue
+        with opened.stream as stream:
+            try:
+                head = _peek(stream)
+                if is_archive(head, name):
+                    archives += 1
+                    for capture in iter_captures(stream, name):
+                        anchors = _anchors(capture.page, parser)
+                        captures += store.add(capture, "archive", anchors) is not None
+                elif url is not None:
+                    mirrored += 1
+                    captures += _mirrored(stream, head, name, url, store, parser)
+                else:
+                    unplaced += 1
+                    if tell is not None:
+                        tell(name)
+            except (OSError, ValueError, InputError, EOFError):
+                continue  # damage extraction says
+    return Scanned(captures, archives, mirrored, unplaced)
+
+
+def _peek(stream: Any) -> bytes:
+    if stream.seekable():
+        position = stream.tell()
+        head = stream.read(HEAD_BYTES)
+        stream.seek(position)
+        return bytes(head)
+    raise ValueError("an input read twice must be a file (not a pipe)")
+
+
+def _mirrored(
+    stream: Any, head: bytes, name: str, url: str, store: CaptureStore, parser: str | None
+) -> int:
+    """A mirrored file's captures: its URL's, and its aliases' (keys.mirror_aliases)."""
+    mime = mimetypes.guess_type(os.path.basename(name).partition("?")[0])[0]
+    anchors = None
+    # a page as extraction reads a file found in a folder (load/containers: _document)
+    if sniff(head, name) is Kind.HTML and file_type(name, head) is None:
+        mime = mime if mime in ("text/html", "application/xhtml+xml") else "text/html"
+        anchors = _anchors(Part(name, stream.read()), parser)
+    kept = 0
+    for each in (url, *mirror_aliases(url)):
+        capture = Capture(each, None, "file", mime=mime, file=name)
+        kept += store.add(capture, "mirror", anchors) is not None
+    return kept
