@@ -150,6 +150,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "coverage.build": set(),
     "coverage.store": set(),  # the captures on disk: the standard library's sqlite3
     "coverage.scan": set(),
+    "coverage.inputs": set(),  # the paths given: archives, a mirror's files and their URLs
     "coverage.index": set(),  # CDXJ and CDX lines: json, gzip
     "coverage.keys": set(),
     "coverage.follow": set(),

@@ -269,7 +269,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "check": urlcommands.check_command,
     "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, Teller),
     "ranks": graphcommand.ranks_command,
-    "coverage": lambda args, out: coveragecommand.coverage_command(args, out, _inputs, Teller),
+    "coverage": lambda args, out: coveragecommand.coverage_command(args, out, Teller),
 }
 
 

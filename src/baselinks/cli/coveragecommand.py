@@ -13,17 +13,12 @@ Exit status 1 when an input failed (its damage said, the rest checked), 2 for a 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import say
 
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import TextIO
-
-# app.py's walk of the inputs (name, path, named, URL) and its teller of failures
-Walk = Callable[..., Iterator[tuple[str, "Path | str | None", bool, Any]]]
 
 __all__ = ["add_coverage", "coverage_command"]
 
@@ -115,8 +110,8 @@ def _report_kind(path: str | None) -> str | None:
     )
 
 
-def coverage_command(args: argparse.Namespace, out: TextIO, walk: Walk, teller: Any) -> int:
-    """``baselinks coverage``: ``walk`` and ``teller`` are the extract command's (app.py)."""
+def coverage_command(args: argparse.Namespace, out: TextIO, teller: Any) -> int:
+    """``baselinks coverage``: ``teller`` is the extract command's (app.py: report.Teller)."""
     from ..run.batch import Summary
 
     _error = say
@@ -135,17 +130,12 @@ def coverage_command(args: argparse.Namespace, out: TextIO, walk: Walk, teller: 
         if out.isatty():
             _error("--format parquet writes a binary file: give -o FILE, or redirect the output")
             return 2
+    from ..coverage.inputs import coverage_inputs
+
     summary = Summary()
     tell = teller(out, summary, _error, args.quiet)
-    inputs = [
-        (name, path, named, url)
-        for name, path, named, url in walk(args.paths, tell.unlisted, args.root_url, _silent)
-    ]
+    inputs = list(coverage_inputs(args.paths, args.root_url, tell.unlisted))
     return _run(args, out, inputs, summary, tell)
-
-
-def _silent(message: str) -> None:
-    """The walk's note of a host folder: not said (the captures say where files are)."""
 
 
 def _run(args: argparse.Namespace, out: TextIO, inputs: list[Any], summary: Any, tell: Any) -> int:
@@ -160,7 +150,6 @@ def _run(args: argparse.Namespace, out: TextIO, inputs: list[Any], summary: Any,
         if args.format == "parquet"
         else CoverageSink(args.format, args.fields, text=out)
     )
-    unplaced: list[str] = []
     seeds = None if args.seeds is None else open_output(args.seeds)
     report = None if args.report is None else open_output(args.report)
     try:
@@ -174,7 +163,6 @@ def _run(args: argparse.Namespace, out: TextIO, inputs: list[Any], summary: Any,
             on_error=tell.failed,
             unreadable=tell.unreadable,
             summary=summary,
-            unplaced=unplaced.append,
             seeds=None if seeds is None else (lambda wanted: write_seeds(wanted, seeds.stream)),
         )
         sink.close()
@@ -189,11 +177,6 @@ def _run(args: argparse.Namespace, out: TextIO, inputs: list[Any], summary: Any,
         for written in (seeds, report):
             if written is not None:
                 written.discard()
-    if unplaced:
-        _error(
-            f"coverage: {len(unplaced):,} file(s) neither archive nor mirrored (no --root-url), "
-            f"not captured: {unplaced[0]}{' ...' if len(unplaced) > 1 else ''}"
-        )
     if not args.quiet:
         out.flush()
         _error(summary.line())

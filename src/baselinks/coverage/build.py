@@ -13,19 +13,20 @@ removed at the end.
 
 from __future__ import annotations
 
-import functools
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from ..api import iter_pages
+from ..base.mirror import root_url as checked_root
 from ..errors import InputError, describe, raise_first
 from ..resolve.link import Link
-from ..run.batch import Source, Summary, records
+from ..run.batch import Summary, records
 from .classify import Checked, Classifier, Covered
 from .follow import moment
 from .index import read_index
+from .inputs import Input, coverage_inputs
 from .scan import scan
 from .store import CaptureStore
 from .summary import CoverageSummary
@@ -33,7 +34,6 @@ from .tally import Tally
 
 __all__ = ["check_coverage", "coverage_of"]
 
-Input = tuple[str, Source, bool, str | None]  # name, source, named, its URL in a mirror
 Write = Callable[[list[Covered]], object]
 _HTML = (None, "text/html", "application/xhtml+xml")
 
@@ -64,22 +64,22 @@ def coverage_of(
     on_error: Callable[[InputError], None],
     unreadable: Callable[[str, Exception], None],
     summary: Summary,
-    unplaced: Callable[[str], None] | None = None,
     seeds: Callable[[Iterable[tuple[str, int]]], object] | None = None,
 ) -> CoverageSummary:
     """The coverage of every link of ``inputs`` (the command line's walk: name, source,
     named, mirrored URL), each document's records handed to ``write`` as they are made.
 
     ``index``: CDXJ or CDX files whose captures count as the archive's too. ``mode``: how
-    links resolve (``whatwg`` by default: as the browser that replays them). ``unplaced`` is
-    told of each input that is neither an archive nor a mirrored file (no ``--root-url``);
-    ``seeds`` is handed the missing URLs, the most needed first, with how many pages need
-    each. Errors go to ``on_error`` and ``unreadable``, as extraction's do.
+    links resolve (``whatwg`` by default: as the browser that replays them). An input that
+    is neither an archive nor a mirrored file (no URL: no ``--root-url``, or not of the site)
+    is not read, and counted (``unplaced``). ``seeds`` is handed the missing URLs, the most
+    needed first, with how many pages need each. Errors go to ``on_error`` and
+    ``unreadable``, as extraction's do.
     """
     with tempfile.TemporaryDirectory(prefix="baselinks-coverage-") as scratch:
         store = CaptureStore(Path(scratch) / "coverage.sqlite")
         try:
-            scanned = scan(inputs, store, parser=parser, tell=unplaced)
+            scanned = scan(inputs, store, parser=parser)
             kept = scanned.captures
             for path in index:
                 kept += read_index(path, store, on_error)
@@ -87,7 +87,7 @@ def coverage_of(
             classifier = Classifier(store)
             tally = Tally(store.db)
             pages = iter_pages(
-                [(source, name, named, url) for name, source, named, url in inputs],
+                [(source, name, named, url) for name, source, named, url in scanned.extract],
                 records,
                 mode=mode,
                 parser=parser,
@@ -103,6 +103,8 @@ def coverage_of(
                 tally.document(_kind(links, page_url, classifier), page_url, name, checked)
             made = tally.finish()
             made.captures_kept = kept
+            made.unplaced = len(scanned.unplaced)
+            made.unplaced_example = scanned.unplaced[0] if scanned.unplaced else ""
             if seeds is not None:
                 seeds(tally.wanted())
             return made
@@ -111,7 +113,7 @@ def coverage_of(
 
 
 def check_coverage(
-    sources: Iterable[Source],
+    sources: Iterable[str | os.PathLike[str]],
     *,
     root_url: str | None = None,
     index: Iterable[str | os.PathLike[str]] = (),
@@ -120,37 +122,25 @@ def check_coverage(
     on_error: Callable[[InputError], None] | None = None,
     summary: Summary | None = None,
 ) -> tuple[list[Covered], CoverageSummary]:
-    """Every link of ``sources`` (WARC, ARC, WACZ files; a mirrored site's folder with
-    ``root_url``) with its coverage, and the run's :class:`~.summary.CoverageSummary`.
+    """Every link of ``sources`` (paths of WARC, ARC, WACZ files; a mirrored site's folder
+    with ``root_url``; URLs, with the fsspec extra) with its coverage, and the run's
+    :class:`~.summary.CoverageSummary`.
 
     Each source that cannot be read (in part or whole) goes to ``on_error``; without it, the
     first error is raised once the rest is checked.
     """
-    from ..base.mirror import host_folder, mirrored_url
-    from ..base.mirror import root_url as checked_root
-    from ..run.inputs import is_directory, walk
-
     errors: list[InputError] = []
     report = on_error or errors.append
 
     def unreadable(name: str, exc: Exception) -> None:
         report(InputError(describe(exc), name))
 
+    def unlisted(exc: OSError) -> None:
+        report(InputError(describe(exc), exc.filename or ""))
+
     root = None if root_url is None else checked_root(root_url)
-    inputs: list[Input] = []
-    for source in sources:
-        if root is not None and is_directory(source):
-            folder = os.fspath(source)  # type: ignore[arg-type]  # a directory is a path
-            site = host_folder(folder, root)
-            unlisted = functools.partial(_unlisted, report, folder)
-            for found in walk(folder, unlisted):
-                under = site if site is not None and _under(found, site) else folder
-                inputs.append(
-                    (found, found, False, mirrored_url(root, os.path.relpath(found, under)))
-                )
-        else:
-            name = os.fspath(source) if isinstance(source, str | os.PathLike) else "-"
-            inputs.append((name, source, True, None))
+    paths = [os.fspath(source) for source in sources]
+    inputs = list(coverage_inputs(paths, root, unlisted))
     covered: list[Covered] = []
     made = coverage_of(
         inputs,
@@ -164,11 +154,3 @@ def check_coverage(
     )
     raise_first(errors)
     return covered, made
-
-
-def _unlisted(report: Callable[[InputError], None], folder: str, exc: OSError) -> None:
-    report(InputError(describe(exc), folder))
-
-
-def _under(path: str, folder: str) -> bool:
-    return os.path.commonpath([path, folder]) == os.path.normpath(folder)

@@ -38,12 +38,14 @@ __all__ = [
     "CHOOSABLE",
     "COVERAGE_FIELDS",
     "OUTPUT_FIELDS",
+    "WANTED_KINDS",
     "Checked",
     "Classifier",
     "Coverage",
     "Covered",
     "loads",
     "loads_sheet",
+    "needed",
 ]
 
 
@@ -107,7 +109,11 @@ _NOT_LOADED_RELS = frozenset(
     {"preload", "modulepreload", "prefetch", "prerender", "dns-prefetch", "preconnect", "manifest"}
 )
 _SHOWN_RELS = frozenset({"stylesheet", "icon", "shortcut", "apple-touch-icon", "mask-icon"})
-_NOT_SHOWN = frozenset({INERT_TEMPLATE, IN_NOSCRIPT, *METADATA})
+_PLACED = frozenset({INERT_TEMPLATE, IN_NOSCRIPT})
+_NOT_SHOWN = _PLACED | frozenset(METADATA)
+# The kinds of link whose missing target a page needs (what a patch crawl should fetch): not a
+# form's action (a POST target), nor `other` (microdata types, ping URLs, a profile)
+WANTED_KINDS = frozenset({"link", "resource", "refresh"})
 
 
 def loads(link: Link) -> bool:
@@ -121,6 +127,13 @@ def loads(link: Link) -> bool:
         if tokens & _NOT_LOADED_RELS and not tokens & _SHOWN_RELS:
             return False
     return True
+
+
+def needed(link: Link) -> bool:
+    """Whether a page needs what ``link`` points to when it is missing (the most wanted URLs,
+    the seed list): a hyperlink, a resource, a refresh, but not one in a ``<template>`` or a
+    ``<noscript>`` (never followed nor fetched)."""
+    return link.kind in WANTED_KINDS and not _PLACED.intersection(link.problems)
 
 
 def loads_sheet(link: Link) -> bool:

@@ -91,6 +91,13 @@ def iter_index(stream: BinaryIO, name: str) -> Iterator[Capture | InputError]:
     head = stream.peek(2)[:2] if hasattr(stream, "peek") else b""
     opened: Any = gzip.GzipFile(fileobj=stream) if head == b"\x1f\x8b" else stream
     text = io.TextIOWrapper(opened, encoding="utf-8", errors="replace", newline="\n")
+    try:
+        yield from _lines(text, name)
+    finally:
+        text.detach()  # the stream is the caller's to close
+
+
+def _lines(text: io.TextIOWrapper, name: str) -> Iterator[Capture | InputError]:
     letters: list[str] | None = None
     number = 0
     try:
@@ -98,7 +105,7 @@ def iter_index(stream: BinaryIO, name: str) -> Iterator[Capture | InputError]:
             line = line.rstrip("\r\n")
             if not line.strip():
                 continue
-            if line.startswith(" CDX ") or line.startswith("CDX "):
+            if line.startswith((" CDX ", "CDX ")):
                 letters = line.split()[1:]
                 continue
             found = _line(line, letters)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import mimetypes
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from ..errors import InputError
@@ -26,8 +26,9 @@ from ..load.containers.doctypes import file_type
 from ..load.containers.entries import Part, Skipped
 from ..load.containers.sniff import HEAD_BYTES, Kind, sniff
 from ..load.document import load
-from ..run.inputs import Source, open_source
+from ..run.inputs import open_source
 from .fragments import anchors_of
+from .inputs import Input
 from .keys import mirror_aliases
 from .store import CaptureStore
 
@@ -36,12 +37,14 @@ __all__ = ["Scanned", "scan"]
 
 class Scanned(NamedTuple):
     """What a scan found: captures kept, archives and mirrored files read, files that are
-    neither (given without ``--root-url``: no URL to capture them at)."""
+    neither (no URL to capture them at: given without ``--root-url``, or beside a mirror's
+    host folder), and the inputs to extract links from (all but those)."""
 
-    captures: int = 0
-    archives: int = 0
-    mirrored: int = 0
-    unplaced: int = 0
+    captures: int
+    archives: int
+    mirrored: int
+    unplaced: list[str]
+    extract: list[Input]
 
 
 def _anchors(page: Part | None, parser: str | None) -> set[str] | None:
@@ -55,41 +58,41 @@ def _anchors(page: Part | None, parser: str | None) -> set[str] | None:
     return set(anchors_of(document.tree))
 
 
-def scan(
-    inputs: Iterable[tuple[str, Source, bool, str | None]],
-    store: CaptureStore,
-    *,
-    parser: str | None = None,
-    tell: Callable[[str], None] | None = None,
-) -> Scanned:
-    """Every capture of ``inputs`` (name, source, named, mirrored URL: the command line's
-    walk) into ``store``; ``tell`` is given each file that is no archive and has no URL."""
-    captures = archives = mirrored = unplaced = 0
-    for name, source, named, url in inputs:
+def scan(inputs: Iterable[Input], store: CaptureStore, *, parser: str | None = None) -> Scanned:
+    """Every capture of ``inputs`` (name, source, named, mirrored URL: coverage_inputs's)
+    into ``store``."""
+    captures = archives = mirrored = 0
+    unplaced: list[str] = []
+    extract: list[Input] = []
+    for given in inputs:
+        name, source, named, url = given
+        kind = ""
         try:
             opened = open_source(source, name, named)
-        except (OSError, ValueError, InputError):
-            continue  # extraction says it
-        if isinstance(opened, Skipped):
-            continue
-        with opened.stream as stream:
-            try:
+            if isinstance(opened, Skipped):
+                continue
+            with opened.stream as stream:
                 head = _peek(stream)
                 if is_archive(head, name):
-                    archives += 1
+                    kind = "archive"
                     for capture in iter_captures(stream, name):
                         anchors = _anchors(capture.page, parser)
                         captures += store.add(capture, "archive", anchors) is not None
                 elif url is not None:
-                    mirrored += 1
+                    kind = "mirrored"
                     captures += _mirrored(stream, head, name, url, store, parser)
                 else:
-                    unplaced += 1
-                    if tell is not None:
-                        tell(name)
-            except (OSError, ValueError, InputError, EOFError):
-                continue  # damage extraction says
-    return Scanned(captures, archives, mirrored, unplaced)
+                    kind = "unplaced"
+        except (OSError, ValueError, InputError, EOFError):
+            pass  # damage extraction says
+        finally:
+            archives += kind == "archive"
+            mirrored += kind == "mirrored"
+            if kind == "unplaced":
+                unplaced.append(name)
+            else:
+                extract.append(given)
+    return Scanned(captures, archives, mirrored, unplaced, extract)
 
 
 def _peek(stream: Any) -> bytes:

@@ -66,6 +66,8 @@ class CoverageSummary:
     loops: list[tuple[str, int]] = field(default_factory=list)
     loop_count: int = 0
     captures_kept: int = 0
+    unplaced: int = 0  # files neither archive nor mirrored (no URL): not read
+    unplaced_example: str = ""
 
     def lines(self) -> list[str]:
         """The summary as lines for stderr (each list's first few)."""
@@ -73,6 +75,13 @@ class CoverageSummary:
             f"{self.captures[name]:,} {name}" for name in _CAPTURE_ORDER if self.captures[name]
         )
         said = [f"coverage: {counted(self.links, 'link')} ({by_capture or 'none'})"]
+        if self.unplaced:
+            said.insert(
+                0,
+                f"coverage: {counted(self.unplaced, 'file')} neither an archive nor a mirrored "
+                f"site's (no --root-url, or beside its host folder), not read: "
+                f"{printable(self.unplaced_example)}{' ...' if self.unplaced > 1 else ''}",
+            )
         if self.out_of_scope:
             reasons = ", ".join(f"{n:,} {why}" for why, n in sorted(self.out_of_scope.items()))
             said.append(f"coverage: out of scope: {reasons}")
@@ -135,4 +144,5 @@ class CoverageSummary:
             "redirect_loops": [{"loop": cycle, "links": links} for cycle, links in self.loops],
             "redirect_loop_count": self.loop_count,
             "captures_kept": self.captures_kept,
+            "unplaced": self.unplaced,
         }

@@ -18,18 +18,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from .classify import Checked, loads, loads_sheet
+from .classify import Checked, loads, loads_sheet, needed
 from .keys import split_fragment, target_key
 from .summary import CoverageSummary, PageCompleteness, Wanted
 
-__all__ = ["LISTED", "WANTED_KINDS", "Tally"]
+__all__ = ["LISTED", "Tally"]
 
 # How many of each list the summary keeps (the least complete pages, the most wanted URLs,
 # broken fragments, loops); --seeds writes every missing URL, from the database.
 LISTED = 5_000
-# The kinds of link whose missing target a page needs (what a patch crawl should fetch): not a
-# form's action (a POST target), nor `other` (microdata types, ping URLs, a profile)
-WANTED_KINDS = frozenset({"link", "resource", "refresh"})
 
 _SCHEMA = """
 CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT, date TEXT, document TEXT,
@@ -201,7 +198,7 @@ def _loaded(checked: Sequence[Checked]) -> tuple[dict[str, bool], set[str], set[
     wanted: set[str] = set()
     for one in checked:
         link = one.covered.link
-        if one.wanted is not None and link.kind in WANTED_KINDS:
+        if one.wanted is not None and needed(link):
             wanted.add(one.wanted)
         if one.out_of_scope is not None or not loads(link):
             continue
