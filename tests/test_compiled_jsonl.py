@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baselinks.cli import main
-from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_AT, Link, Origin
+from baselinks.resolve.link import FIELDS, ORIGIN_AT, OWN_FIELDS, Link, Origin
 from baselinks.write import formats as write
 from baselinks.write import jsonl
 from conftest import FIXTURES, compared
@@ -62,7 +62,7 @@ def _link(value: str = "v", line: object = 1, problems: tuple[object, ...] = ())
     origin = Origin("file", 12, None, "<urn:uuid:1>", "2026-11-23T00:00:00Z", "1.2")
     return Link(
         f"http://a/{value}", value, "http://a/", "retrieval", "a", "href", line,  # type: ignore[arg-type]
-        "doc", value, "", "link", problems, origin,  # type: ignore[arg-type]
+        "doc", value, "", "link", problems, True, value, origin,  # type: ignore[arg-type]
     )  # fmt: skip
 
 
@@ -125,13 +125,12 @@ def test_integers(line: int | None) -> None:
 @pytest.mark.parametrize(
     ("line", "problems"),
     [
-        (True, ()),  # a bool is an int to Python, "true" to json
         (1.5, ()),  # a float
         (1, ["a"]),  # a list, not the tuple a Link holds
         (1, ("a", 2)),  # a code that is not a str
         (1, ("a", ("b",))),  # nested
     ],
-    ids=["bool", "float", "list", "int-code", "nested"],
+    ids=["float", "list", "int-code", "nested"],
 )
 def test_what_it_does_not_know_is_left_to_python(
     line: object, problems: tuple[object, ...]
@@ -149,8 +148,8 @@ def test_records_of_another_shape_are_left_to_python() -> None:
     assert jsonl._cjsonl.lines([no_origin], *jsonl._ALL, b"}\n", ORIGIN_AT) is None
     # the link's own fields only: the origin is not read
     own = tuple(range(ORIGIN_AT))
-    text = jsonl._cjsonl.lines([no_origin], own, jsonl.key_prefixes(DEFAULT_FIELDS), b"}\n", 12)
-    assert text == jsonl._python_jsonl_fields(DEFAULT_FIELDS, [_link()])
+    text = jsonl._cjsonl.lines([no_origin], own, jsonl.key_prefixes(OWN_FIELDS), b"}\n", ORIGIN_AT)
+    assert text == jsonl._python_jsonl_fields(OWN_FIELDS, [_link()])
     with pytest.raises(ValueError, match="one prefix per field"):
         jsonl._cjsonl.lines([], (0, 1), (b"{",), b"}\n", ORIGIN_AT)
 
@@ -161,6 +160,15 @@ def test_long_values_grow_the_buffer(values: list[str]) -> None:
     records = [_link(value * (1 + 100_000 // (1 + len(value)))) for value in values]
     text = _compiled(records)
     assert text is None or text == jsonl._python_jsonl(records)
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_a_bool_is_written_as_json_writes_it_not_as_the_int_it_is_to_python(value: bool) -> None:
+    # nofollow's type; a bool is an int to Python, "true" to json
+    records = [_link(line=value), _link()._replace(nofollow=value)]
+    assert _compiled(records) == jsonl._python_jsonl(records)
+    assert f'"line": {str(value).lower()}' in jsonl._python_jsonl(records)
+    assert f'"nofollow": {str(value).lower()}' in jsonl._python_jsonl(records)
 
 
 def test_a_value_of_another_field_type_is_written_by_its_own_type() -> None:

@@ -28,7 +28,7 @@ def test_rows_are_the_records_the_cli_writes(capsys: pytest.CaptureFixture[str])
         {**record, "warc": str(CRAWL)} for record in records
     ]
     assert all(
-        type(value) in (str, int, list) for row in rows for value in row if value is not None
+        type(value) in (str, int, bool, list) for row in rows for value in row if value is not None
     )
     assert pickle.loads(pickle.dumps(rows)) == rows  # what an engine ships between processes
 

@@ -44,6 +44,8 @@ def _link(value: str) -> Link:
         rel=value,
         kind="link",
         problems=("invalid-character", "control-character"),
+        nofollow=True,
+        hreflang=value,
         # a file name may hold any character but "/" and NUL; a record ID is the header's
         origin=Origin("dir/" + value.replace("\x00", ""), 3, 9, f"<urn:{value}>", "2026", "1.2"),
     )
@@ -63,6 +65,8 @@ def _as_strings(link: Link, fields: tuple[str, ...] = DEFAULT_FIELDS) -> list[st
     values = list(link.values()[: len(fields)])
     values[FIELDS.index("line")] = "" if link.line is None else str(link.line)
     values[FIELDS.index("problems")] = " ".join(link.problems)
+    if len(fields) > FIELDS.index("nofollow"):
+        values[FIELDS.index("nofollow")] = "true" if link.nofollow else "false"
     return ["" if value is None else str(value) for value in values]
 
 

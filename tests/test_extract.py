@@ -164,6 +164,8 @@ def test_records_are_immutable_and_serialisable() -> None:
         "rel",
         "kind",
         "problems",
+        "nofollow",
+        "hreflang",
         "file",  # then where the document is stored (the link's origin), flattened
         "offset",
         "length",

@@ -20,7 +20,7 @@ import pytest
 
 from baselinks import extract_links
 from baselinks.find.linktable import HEADER_LINK_SOURCES, LINK_SOURCES, METADATA, TEXT_SYNTAXES
-from baselinks.resolve.link import DEFAULT_FIELDS
+from baselinks.resolve.link import OWN_FIELDS
 from baselinks.write.formats import write_jsonl
 from conftest import FIXTURES, PARSERS
 
@@ -40,7 +40,7 @@ def _output(case: dict[str, str], parser: str) -> str:
 
     out = StringIO()
     # the link's own fields: a page's origin is its file alone (test_extract, test_provenance)
-    write_jsonl(links, out, DEFAULT_FIELDS)
+    write_jsonl(links, out, OWN_FIELDS)
     return out.getvalue()
 
 
@@ -105,6 +105,7 @@ def test_every_row_of_the_link_source_table_has_a_fixture() -> None:
     assert {(r["tag"], r["kind"]) for r in _all_golden_records() if "json-ld" in r["problems"]} == {
         ("script", "link"),
         ("script", "resource"),
+        ("script", "other"),  # an @id
     }
 
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baselinks.cli import main
-from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
+from baselinks.resolve.link import FIELDS, ORIGIN_FIELDS, OWN_FIELDS, Link, Origin
 from baselinks.write import jsonl
 from baselinks.write.formats import FORMATS, output_format
 from baselinks.write.jsonl import _json_lines, _orjson_lines
@@ -45,8 +45,8 @@ OFFSET = st.one_of(st.none(), st.integers(min_value=0, max_value=2**40))
 @st.composite
 def links(draw: st.DrawFn) -> Link:
     values = {
-        name: draw(TEXT) for name in DEFAULT_FIELDS if name not in ("line", "problems")
-    }  # every field a str but these two: derived, so that a field added later is drawn too
+        name: draw(TEXT) for name in OWN_FIELDS if name not in ("line", "problems", "nofollow")
+    }  # every field a str but these three: derived, so that a field added later is drawn too
     origin = Origin(
         **{
             name: draw(OFFSET if name in ("offset", "length") else OPTIONAL_TEXT)
@@ -57,6 +57,7 @@ def links(draw: st.DrawFn) -> Link:
         **values,
         line=draw(LINE),
         problems=tuple(draw(st.lists(TEXT, max_size=3))),
+        nofollow=draw(st.booleans()),
         origin=origin,
     )
 
@@ -78,16 +79,16 @@ def _reference(keys: tuple[str, ...], rows: list[tuple[object, ...]]) -> str:
 @given(st.lists(links(), max_size=6))
 def test_orjson_and_json_write_the_same_bytes(records: list[Link]) -> None:
     expected = _reference(FIELDS, [tuple(link.as_dict().values()) for link in records])
-    rows = [link.values() for link in records]  # the twelve, then the origin's six
+    rows = [link.values() for link in records]  # the link's own, then the origin's seven
     assert _json_lines(FIELDS, rows) == expected
     assert _orjson_lines(FIELDS, rows) == expected
     assert FORMATS["jsonl"].render(records) == expected
     assert jsonl._python_jsonl(records) == expected  # the reference of the compiled writer
-    twelve = [link[:-1] for link in records]
+    own = [link[:-1] for link in records]
     end = ", " + _json_lines(ORIGIN_FIELDS, [records[0].origin])[1:] if records else "}\n"
     ended = [link._replace(origin=records[0].origin).values() for link in records]
-    assert _json_lines(DEFAULT_FIELDS, twelve, end) == _reference(FIELDS, ended) and (
-        _orjson_lines(DEFAULT_FIELDS, twelve, end) == _reference(FIELDS, ended)
+    assert _json_lines(OWN_FIELDS, own, end) == _reference(FIELDS, ended) and (
+        _orjson_lines(OWN_FIELDS, own, end) == _reference(FIELDS, ended)
     )
 
 

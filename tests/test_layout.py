@@ -115,6 +115,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "find.feeds": set(),  # Atom and RSS: reads the elements xmlparse hands it
     "find.sitemaps": set(),  # sitemaps.org XML and text: the same
     "find.robots": set(),  # robots.txt Sitemap lines: the standard library only
+    "find.directives": set(),  # a page's robots nofollow: reads the tree it is given
     # resolve/: raw links → Link
     "resolve": set(),
     "resolve.link": set(),

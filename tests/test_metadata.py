@@ -99,13 +99,14 @@ def test_a_meta_in_a_noscript_is_placed_as_any_link() -> None:
             '{"schema:url": "a", "https://schema.org/image": "i"}',
             [("a", "url", "link"), ("i", "image", "resource")],
         ),
-        ('{"@id": "https://e/#org"}', [("https://e/#org", "@id", "link")]),
+        # an @id names a node, not a page to follow: other (JSON-LD 1.1 §3.3)
+        ('{"@id": "https://e/#org"}', [("https://e/#org", "@id", "other")]),
         ('{"@id": "#org", "x": {"@id": "_:b0"}}', []),
         ('{"name": "https://e/", "headline": "/a", "@context": "https://schema.org"}', []),
         ('{"url": 3, "image": null, "sameAs": ["", "  "]}', []),
         (
             '{"itemListElement": [{"item": "/b"}, {"item": {"@id": "/c"}}]}',
-            [("/b", "item", "link"), ("/c", "@id", "link")],
+            [("/b", "item", "link"), ("/c", "@id", "other")],
         ),
     ],
 )

@@ -19,7 +19,7 @@ from warcio.archiveiterator import ArchiveIterator
 from baselinks import FIELDS, InputError, Link, Origin, extract_links, iter_warc_links
 from baselinks.cli import main
 from baselinks.dataflow import ROW_FIELDS
-from baselinks.resolve.link import DEFAULT_FIELDS, ORIGIN_FIELDS
+from baselinks.resolve.link import DEFAULT_FIELDS, ORIGIN_FIELDS, OWN_FIELDS
 from conftest import FIXTURES, warc
 
 CONTAINERS = FIXTURES / "containers"
@@ -308,7 +308,7 @@ def test_jsonl_has_every_field_always_and_csv_the_twelve_unless_asked(
 
 
 def test_dataflow_rows_carry_the_origin() -> None:
-    assert (*DEFAULT_FIELDS, *ORIGIN_FIELDS, "warc") == ROW_FIELDS
+    assert (*OWN_FIELDS, *ORIGIN_FIELDS, "warc") == ROW_FIELDS
     path = str(CONTAINERS / "crawl.warc.gz")
     rows = [dict(zip(ROW_FIELDS, row, strict=True)) for row in iter_warc_links(path)]
     assert rows[0]["offset"] == 374 and rows[0]["length"] == 473
@@ -331,7 +331,13 @@ def _reference_table() -> list[tuple[str, str]]:
     return [(cells[0].strip("| `"), cells[1]) for cells in rows]
 
 
-_JSON_TYPES = {"string": str, "integer": int, "null": type(None), "list of strings": list}
+_JSON_TYPES = {
+    "string": str,
+    "integer": int,
+    "boolean": bool,
+    "null": type(None),
+    "list of strings": list,
+}
 
 
 def test_the_reference_table_is_the_record() -> None:

@@ -17,14 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baselinks.errors import BIDI, CONTROLS
-from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, Link, Origin
+from baselinks.resolve.link import DEFAULT_FIELDS, FIELDS, ORIGIN_FIELDS, OWN_FIELDS, Link, Origin
 from baselinks.write import formats as write
 from test_jsonl import links
 
 
 def _row(link: Link, fields: tuple[str, ...]) -> list[object]:
-    record = dict(zip(DEFAULT_FIELDS, link[:-1], strict=True))
+    record = dict(zip(OWN_FIELDS, link[:-1], strict=True))
     record["problems"] = " ".join(link.problems)
+    record["nofollow"] = "true" if link.nofollow else "false"  # as JSON writes a bool
     record.update(zip(ORIGIN_FIELDS, link.origin, strict=True))
     return ["" if (value := record[field]) is None else value for field in fields]
 

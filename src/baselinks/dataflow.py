@@ -76,7 +76,7 @@ def iter_warc_links(
         parser=parser,
     )  # fmt: skip
     for link in links:
-        values = link.values()  # the twelve, then the origin's seven (link.FIELDS)
+        values = link.values()  # the link's own, then the origin's seven (link.FIELDS)
         problems = list(link.problems)
         yield _row((*values[:_PROBLEMS], problems, *values[_PROBLEMS + 1 :], name))
     raise_first(errors)

@@ -34,6 +34,7 @@ from .base.layers import (
     written_base,
 )
 from .base.xmlbase import XMLBase
+from .find.directives import header_nofollow, meta_nofollow
 from .find.feeds import FeedReader
 from .find.linktable import PLACEMENTS
 from .find.sheets import FINDERS, LOADERS, Finder
@@ -67,6 +68,9 @@ class Walking(NamedTuple):
     origin: Origin | None = None
     parser: str = "lxml"
     depth: int = 0
+    # the page's robots directives say nofollow (find/directives.py): its X-Robots-Tag, its
+    # <meta name=robots>; a document nested in it (an iframe srcdoc) is the page's too
+    nofollow: bool = False
 
     def nested(self) -> Walking:
         """For a document inside this one: one level deeper, no ``select`` (it matches the
@@ -90,7 +94,9 @@ def _document_links(
     )
     # RFC 1808 §3.1 over the fallback
     base = establish_base(document.tree, fallback, walking.mode, codec)
-    link = Linker(base, walking.mode, document.name, codec, fallback, walking.origin).link
+    # the page's robots meta was read by part_links; a nested document's own is read here
+    nofollow = walking.nofollow or (walking.depth > 0 and meta_nofollow(document.tree))
+    link = Linker(base, walking.mode, document.name, codec, fallback, walking.origin, nofollow).link
     links: list[Link] = []
     roots = select_roots(document.tree, walking.select)
     for raw in raw_links(document.tree, roots, walking.attributes):
@@ -118,7 +124,9 @@ def _flat_links(
         return []
     if document.unread:
         unread.append(document.unread)
-    link = Linker(fallback, walking.mode, document.name, origin=walking.origin).link
+    link = Linker(
+        fallback, walking.mode, document.name, origin=walking.origin, nofollow=walking.nofollow
+    ).link
     links: list[Link] = []
     for found in find(document, fallback.url):
         if isinstance(found, str):
@@ -151,7 +159,7 @@ def _feed_links(
             if len(linkers) >= _LINKERS_KEPT:
                 linkers.clear()
             linker = linkers[base] = Linker(
-                base, walking.mode, document.name, origin=walking.origin
+                base, walking.mode, document.name, origin=walking.origin, nofollow=walking.nofollow
             )
         links.append(linker.link(found))
     unread.extend(what for what in (document.unread, reader.damage) if what)
@@ -159,6 +167,9 @@ def _feed_links(
 
 
 Walk = Callable[[Document, Base, Walking, list[str]], list[Link]]
+
+# The documents whose tree may hold a <meta name=robots>.
+_PAGES = frozenset({DocType.HTML})
 
 # How a loaded document is walked, by its type (load/containers/doctypes.py; loaded by
 # find/sheets.py LOADERS): an HTML tree, an SVG (walked as inline SVG), a feed, or one list of
@@ -194,14 +205,25 @@ def part_links(
     own = encapsulating_base(part.locations, retrieval, mode)  # RFC 1808 §3.2, else §3.3
     # the document's own URL, before any <base>: page_url, in every link's shared origin
     origin = origin._replace(page_url=own.url or None)
+    # what the page says of all its links: nofollow by its headers or its robots <meta>
+    nofollow = header_nofollow(part.headers) or (
+        document is not None and part.doctype in _PAGES and meta_nofollow(document.tree)
+    )
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),
         # whatever <base> the body holds.
-        linker = Linker(retrieval, mode, part.name, origin=origin)
+        linker = Linker(retrieval, mode, part.name, origin=origin, nofollow=nofollow)
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
     if document is not None:
         fallback = own
-        walking = Walking(mode, select=select, attributes=attributes, origin=origin, parser=parser)
+        walking = Walking(
+            mode,
+            select=select,
+            attributes=attributes,
+            origin=origin,
+            parser=parser,
+            nofollow=nofollow,
+        )
         links.extend(WALKS[part.doctype](document, fallback, walking, unread))
         if part.status is None and not part.locations and os.path.isfile(part.name):
             links = saved_copies(links, part.name)

@@ -121,7 +121,7 @@ def _extract_epilog() -> str:
     """What ``extract --help`` ends with: the fields, the exit status, examples."""
     import textwrap
 
-    from ..resolve.link import DEFAULT_FIELDS, ORIGIN_FIELDS
+    from ..resolve.link import COMPUTED_FIELDS, DEFAULT_FIELDS, ORIGIN_FIELDS, OWN_FIELDS
 
     def wrapped(text: str) -> str:
         return textwrap.fill(text, 78, initial_indent="  ", subsequent_indent="  ")
@@ -130,9 +130,11 @@ def _extract_epilog() -> str:
         [
             "fields (--fields; jsonl writes all, csv and tsv the first twelve):",
             wrapped(", ".join(DEFAULT_FIELDS)),
+            wrapped("then " + ", ".join(OWN_FIELDS[len(DEFAULT_FIELDS) :])),
             wrapped(
                 "then where the document is stored and its own URL: " + ", ".join(ORIGIN_FIELDS)
             ),
+            wrapped("computed when named: " + ", ".join(COMPUTED_FIELDS)),
             "",
             "exit status:",
             "  0  every input read (warnings, an oddity repaired, are said and allowed)",

@@ -174,6 +174,7 @@ cdef class Scanner:
     cdef object CSS_TEXT
     cdef frozenset _rel_elements
     cdef frozenset _text_elements
+    cdef str _whitespace
     cdef object URL, URLS, COMMA_URLS, SRCSET, CSS
     cdef tuple _invalid_srcset
     cdef bint _braced
@@ -212,6 +213,7 @@ cdef class Scanner:
         self.CSS_TEXT = names["CSS_TEXT"]
         self._rel_elements = names["REL_ELEMENTS"]
         self._text_elements = names["TEXT_ELEMENTS"]
+        self._whitespace = names["ASCII_WHITESPACE"]
         self.URL = names["URL"]
         self.URLS = names["URLS"]
         self.COMMA_URLS = names["COMMA_URLS"]
@@ -336,6 +338,7 @@ cdef class Scanner:
         cdef object line
         cdef str rel = ""
         cdef str text = ""
+        cdef str hreflang = ""
         cdef tuple codes
         RawLink = self.RawLink
         if tag in self._text_rows:
@@ -359,6 +362,9 @@ cdef class Scanner:
             written = _value(c_node, keys, "rel")
             if written:
                 rel = " ".join(written.lower().split())
+            written = _value(c_node, keys, "hreflang")
+            if written:
+                hreflang = written.strip(self._whitespace)
             if tag in self._text_elements:
                 found = _anchor_text(c_node, tag, keys, nested)
                 if found is None:
@@ -385,21 +391,23 @@ cdef class Scanner:
                 kind = rule(element, tag, rel)
             if syntax == self.URL:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
-                link = (value, tag, attr, kind, line, text, rel, codebase, codes, False)
+                link = (value, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)
                 out.append(_record(RawLink, link))
             elif syntax == self.URLS or syntax == self.COMMA_URLS:
                 codebase = _value(c_node, keys, self._codebase) if by_codebase else None
                 for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
-                    link = (token, tag, attr, kind, line, text, rel, codebase, codes, False)
+                    link = (
+                        token, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang
+                    )
                     out.append(_record(RawLink, link))
             elif syntax == self.SRCSET:
                 for url, _, valid in self.parse_srcset(value):
                     found = codes if valid else self._invalid_srcset + codes
-                    link = (url, tag, attr, kind, line, "", rel, None, found, False)
+                    link = (url, tag, attr, kind, line, "", rel, None, found, False, hreflang)
                     out.append(_record(RawLink, link))
             elif syntax == self.CSS:
                 for url, _, _ in self.css_urls(value):
-                    link = (url, tag, attr, kind, line, "", "", None, codes, False)
+                    link = (url, tag, attr, kind, line, "", "", None, codes, False, "")
                     out.append(_record(RawLink, link))
             else:
                 self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
@@ -417,7 +425,7 @@ cdef class Scanner:
         base_line = element.sourceline or 1
         kind = source.kind
         for url, syntax, line in self.css_urls(element.text or ""):
-            link = (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False)
+            link = (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False, "")
             out.append(_record(self.RawLink, link))
         return 0
 

@@ -331,17 +331,20 @@ def _raw(
     condition = CONDITIONS.get(source.when)
     if condition is not None and not condition(element, value):
         return None
-    rel = ""
+    rel = hreflang = ""
     kind = source.kind
     if kind == "rel":
         written = (element.get("rel") or "").strip()
         rel = written if ":" in written else written.lower()  # an IRI keeps its case
         kind = _atom_kind(rel)
+        # RFC 4287 §4.2.7.4: "The "hreflang" attribute's content describes the language of
+        # the resource pointed to by the href attribute"
+        hreflang = (element.get("hreflang") or "").strip()
     elif kind == "rdf":
         kind = _rdf_kind(local)
     tag = _display(namespace, local, element)
     attr = source.attr if source.attr == TEXT else _attr_name(source.attr)
-    return RawLink(value, tag, attr, kind, element.sourceline, rel=rel)
+    return RawLink(value, tag, attr, kind, element.sourceline, rel=rel, hreflang=hreflang)
 
 
 def _inline(holder: Any, name: str, line: int, chain: tuple[str, ...]) -> Iterator[Found]:

@@ -311,10 +311,24 @@ _RESOURCE_RELS = frozenset(
 )
 
 
+# <link rel> tokens that name no document to follow nor a thing the page uses: resource hints
+# (https://html.spec.whatwg.org/#link-type-dns-prefetch: "the user agent might wish to
+# preemptively perform DNS resolution for that origin"; #link-type-preconnect: "preemptively
+# initiate a connection to the origin"): the href is an origin to warm, never fetched as a page.
+# A frontier of kind link would be filled with CDN origins by them (3,677 dns-prefetch and 1,223
+# preconnect links in a 5,000-page crawl). preload, modulepreload and prefetch fetch what they
+# name: resources, above.
+_HINT_RELS = frozenset({"dns-prefetch", "preconnect"})
+
+
 def rel_kind(rel: str) -> str:
     """The kind of a ``<link>`` or ``Link`` header by its rel (normalised: lower case, single
-    spaces): ``resource`` for what the page loads (stylesheet, icon, preload...), else ``link``."""
-    return "resource" if _RESOURCE_RELS.intersection(rel.split()) else "link"
+    spaces): ``resource`` for what the page loads (stylesheet, icon, preload...), ``other``
+    for an origin hinted at (dns-prefetch, preconnect), else ``link``."""
+    tokens = rel.split()
+    if _RESOURCE_RELS.intersection(tokens):
+        return "resource"
+    return "other" if _HINT_RELS.intersection(tokens) else "link"
 
 
 _FOREIGN_ROOTS = ("svg", "math")

@@ -265,6 +265,7 @@ class HeaderLink(NamedTuple):
 
     url: str
     rel: str  # lower case, space-separated
+    hreflang: str = ""  # RFC 8288 §3.4.1: the first hreflang parameter, stripped
 
 
 def parse_link_header(value: str) -> list[HeaderLink]:
@@ -290,7 +291,7 @@ def parse_link_header(value: str) -> list[HeaderLink]:
                 break
             url = value[pos + 1 : end]
             pos = end + 1
-        rel = ""
+        rel = hreflang = ""
         # parameters, up to the next comma outside a quoted string
         while pos < n and value[pos] != ",":
             if value[pos] == ";":
@@ -321,8 +322,10 @@ def parse_link_header(value: str) -> list[HeaderLink]:
                         param = value[start:pos].strip()
                 if key == "rel" and not rel:  # §3.3: only the first rel counts
                     rel = " ".join(param.lower().split())
+                elif key == "hreflang" and not hreflang:
+                    hreflang = param.strip()
             else:
                 pos += 1
         if url is not None:
-            links.append(HeaderLink(url, rel))
+            links.append(HeaderLink(url, rel, hreflang))
     return links

@@ -20,6 +20,7 @@ from lxml import etree
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, codebase_applies
 from ..compiled import load as load_compiled
+from ..load.tokens import ASCII_WHITESPACE
 from .anchor import anchor_text
 from .css import css_urls
 from .jsonld import INVALID, jsonld_urls
@@ -257,6 +258,9 @@ class RawLink(NamedTuple):
     # what the walker knows is odd: "invalid-srcset-descriptor", NONSTANDARD, where it lives
     problems: tuple[str, ...] = ()
     nested: bool = False  # raw is a whole document (iframe srcdoc)
+    # the element's hreflang (a, area, link; a Link header's parameter), as written, stripped:
+    # the language of the linked resource (#attr-hyperlink-hreflang, RFC 8288 §3.4.1)
+    hreflang: str = ""
 
 
 def _row_number(step: _Step) -> int:
@@ -282,10 +286,14 @@ def _element_links(
     line = element.sourceline
     rel = ""
     text = ""
+    hreflang = ""
     if tag in REL_ELEMENTS:
         written = element.get("rel")
         if written:
             rel = " ".join(written.lower().split())
+        written = element.get("hreflang")
+        if written:
+            hreflang = written.strip(ASCII_WHITESPACE)
         if tag in TEXT_ELEMENTS:
             text = anchor_text(element, nested)
     # The steps depend on the tag and its attribute names alone, and a page repeats both
@@ -305,16 +313,21 @@ def _element_links(
         if syntax == URL:
             codebase = element.get(CODEBASE) if by_codebase else None
             out.append(
-                new(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False))
+                new(
+                    RawLink,
+                    (value, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang),
+                )
             )
         elif syntax in (URLS, COMMA_URLS):
             codebase = element.get(CODEBASE) if by_codebase else None
             for token in split_urls(value, "," if syntax == COMMA_URLS else None):
-                out.append(RawLink(token, tag, attr, kind, line, text, rel, codebase, codes))
+                link = (token, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)
+                out.append(new(RawLink, link))
         elif syntax == SRCSET:
             for candidate in parse_srcset(value):
                 found = codes if candidate.valid else _INVALID_SRCSET + codes
-                out.append(RawLink(candidate.url, tag, attr, kind, line, "", rel, None, found))
+                link = (candidate.url, tag, attr, kind, line, "", rel, None, found, False, hreflang)
+                out.append(new(RawLink, link))
         else:
             _other_syntax(value, syntax, tag, attr, kind, line, codes, out)
 
@@ -468,7 +481,9 @@ def _header_values(value: str, tag: str, source: LinkSource) -> Iterator[RawLink
     elif source.syntax == LINK_HEADER:
         for found in parse_link_header(value):
             kind = source.kind if rule is None else rule(None, tag, found.rel)
-            yield RawLink(found.url, tag, source.attr, kind, None, rel=found.rel)
+            yield RawLink(
+                found.url, tag, source.attr, kind, None, rel=found.rel, hreflang=found.hreflang
+            )
     else:  # REFRESH: the header rows are checked against linktable.HEADER_SYNTAXES
         url = parse_refresh(value)
         if url is not None:

@@ -4,8 +4,9 @@
 
 :class:`Link` is the record every later stage handles (run/batch.py counts and filters it,
 write/formats.py formats it, dataflow.py and spark.py hand it on); :data:`FIELDS` are its field
-names, in the order every format writes them: its twelve own (:data:`DEFAULT_FIELDS`, what CSV, TSV
-write unless asked), then its document's :class:`~.containers.entries.Origin` flattened
+names, in the order every format writes them: its own (:data:`OWN_FIELDS`: the twelve of
+:data:`DEFAULT_FIELDS`, what CSV, TSV write unless asked, then ``nofollow`` and ``hreflang``),
+then its document's :class:`~.containers.entries.Origin` flattened
 (:data:`ORIGIN_FIELDS`: file, offset, length, record ID, date, MIME part, page URL).
 
 :class:`Linker` resolves a document's raw links against its base (url/resolve.py, RFC 1808 §4 or
@@ -40,6 +41,8 @@ __all__ = [
     "FIELDS",
     "ORIGIN_AT",
     "ORIGIN_FIELDS",
+    "OWN_FIELDS",
+    "URL_FORMS",
     "Link",
     "Linker",
     "Origin",
@@ -57,7 +60,8 @@ class Link(NamedTuple):
     An immutable record. A named tuple rather than a frozen dataclass: building one took 2.3 µs
     against 0.4 µs, for every link; and it pickles small, for ``workers``.
 
-    Its twelve fields, then ``origin``: where its document is stored and the page's own URL,
+    Its twelve fields and ``nofollow``, ``hreflang``, then ``origin``: where its document is
+    stored and the page's own URL,
     one :class:`Origin` shared by all the links of a document (no work per link), read as seven
     fields of the link (``link.offset``, ``link.page_url``...) and written flattened, as the
     fields of :data:`ORIGIN_FIELDS`. ``page_url`` is there, not among the twelve, because it is
@@ -77,6 +81,13 @@ class Link(NamedTuple):
     rel: str
     kind: str
     problems: tuple[str, ...]
+    # Whether the page asks a crawler not to follow it: a rel="nofollow" on its element (or
+    # its Link header), or the page's own robots directives (find/directives.py): <meta
+    # name=robots content=nofollow>, an X-Robots-Tag header, each also by "none".
+    nofollow: bool = False
+    # The element's hreflang (a, area, link; a Link header's), as written, stripped: the
+    # language of what it links to (#attr-hyperlink-hreflang); "" when none.
+    hreflang: str = ""
     origin: Origin = _NOWHERE
 
     # The origin's fields, read as the link's own (the names of ORIGIN_FIELDS).
@@ -138,8 +149,18 @@ class Link(NamedTuple):
         """The URL normalised for deduplication (:func:`~.canonical.canonical`)."""
         return _canonical.canonical(self.url)
 
+    @property
+    def page_host(self) -> str | None:
+        """The host of the page the link was found on (of ``page_url``), as :attr:`host`."""
+        return None if self.page_url is None else _canonical.host(self.page_url)
+
+    @property
+    def page_domain(self) -> str | None:
+        """The registered domain of the page the link was found on, as :attr:`domain`."""
+        return None if self.page_url is None else _canonical.domain(self.page_url)
+
     def values(self) -> tuple[Any, ...]:
-        """The values of :data:`FIELDS`, in order: the twelve, then the origin's seven (and
+        """The values of :data:`FIELDS`, in order: the link's own, then the origin's seven (and
         the computed fields, on a record :func:`computed` made)."""
         return self[:-1] + self[-1]
 
@@ -151,18 +172,23 @@ class Link(NamedTuple):
         return record
 
 
-# What CSV, TSV (and the text and table layouts) write by default: the link's own twelve.
-DEFAULT_FIELDS: tuple[str, ...] = Link._fields[:-1]
+# The link's own fields, in the order written: the twelve, then nofollow and hreflang.
+OWN_FIELDS: tuple[str, ...] = Link._fields[:-1]
+# What CSV, TSV (and the text and table layouts) write by default: the twelve of the contract
+# (the columns a script reading CSV by position has always had; the rest with --fields).
+DEFAULT_FIELDS: tuple[str, ...] = OWN_FIELDS[:12]
 # Where its document is stored, after them (JSON Lines writes them always, null where a field
 # does not apply; CSV and TSV with --fields).
 ORIGIN_FIELDS: tuple[str, ...] = Origin._fields
 # Every field a record can be written with, in the order written.
-FIELDS: tuple[str, ...] = DEFAULT_FIELDS + ORIGIN_FIELDS
+FIELDS: tuple[str, ...] = OWN_FIELDS + ORIGIN_FIELDS
 # A Link's item at this index is its Origin; its own fields come before it.
-ORIGIN_AT = len(DEFAULT_FIELDS)
+ORIGIN_AT = len(OWN_FIELDS)
 # Forms of the URL computed from it when asked for (--fields, --unique-by, a graph), written
-# after FIELDS; no format writes them unless they are chosen.
-COMPUTED_FIELDS: tuple[str, ...] = ("host", "domain", "surt", "canonical")
+# after FIELDS; no format writes them unless they are chosen. page_host and page_domain are the
+# host and domain of the page's own URL (page_url; None where it is not known).
+URL_FORMS: tuple[str, ...] = ("host", "domain", "surt", "canonical")
+COMPUTED_FIELDS: tuple[str, ...] = (*URL_FORMS, "page_host", "page_domain")
 # Every field a format can be asked to write.
 CHOOSABLE: tuple[str, ...] = FIELDS + COMPUTED_FIELDS
 
@@ -183,13 +209,27 @@ class _Computed(NamedTuple):
     domain: str | None
     surt: str | None
     canonical: str | None
+    page_host: str | None
+    page_domain: str | None
 
 
+def _of_page(make: Any) -> Any:
+    # a form of the page's own URL, the origin's page_url (None: not known)
+    return lambda link: None if link.origin.page_url is None else make(link.origin.page_url)
+
+
+def _of_url(make: Any) -> Any:
+    return lambda link: make(link.url)
+
+
+# each computed field: Link -> its value
 _COMPUTE = {
-    "host": _canonical.host,
-    "domain": _canonical.domain,
-    "surt": _surt.surt,
-    "canonical": _canonical.canonical,
+    "host": _of_url(_canonical.host),
+    "domain": _of_url(_canonical.domain),
+    "surt": _of_url(_surt.surt),
+    "canonical": _of_url(_canonical.canonical),
+    "page_host": _of_page(_canonical.host),
+    "page_domain": _of_page(_canonical.domain),
 }
 
 
@@ -200,8 +240,7 @@ def computed(fields: tuple[str, ...], links: Sequence[Link]) -> list[Link]:
     makers = [_COMPUTE[name] if name in fields else None for name in COMPUTED_FIELDS]
     made = []
     for link in links:
-        url = link.url
-        extra = tuple(None if make is None else make(url) for make in makers)
+        extra = tuple(None if make is None else make(link) for make in makers)
         made.append(_new(Link, (*link[:ORIGIN_AT], _new(_Computed, link.origin + extra))))
     return made
 
@@ -224,8 +263,11 @@ class Linker:
         query_codec: codecs.CodecInfo | None = None,
         document_url: Base | None = None,
         origin: Origin | None = None,
+        nofollow: bool = False,
     ) -> None:
         self.base = base
+        # the page's own robots directives say nofollow (find/directives.py): every link
+        self.nofollow = nofollow
         self.origin = Origin(name) if origin is None else origin  # shared by every link
         # the document's own URL (its base without <base>: §3.2 or §3.3), for an empty action
         self.document_url = base if document_url is None else document_url
@@ -254,7 +296,7 @@ class Linker:
         # The hot path (once per link): a tuple unpacked, one dictionary lookup when the
         # document repeats a reference (a quarter of the corpus's links), and the record built
         # with tuple.__new__, skipping NamedTuple's Python-level __new__.
-        written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
+        written, tag, attr, kind, line, text, rel, codebase, found_problems, _, hreflang = raw
         # "Attribute values are stripped of leading and trailing ASCII whitespace" (HTML: "a
         # valid URL potentially surrounded by spaces"); `raw` keeps them as written.
         value = written.strip(ASCII_WHITESPACE)
@@ -270,6 +312,9 @@ class Linker:
             base, source = self.resolver.base, self.source
         if found_problems:
             problems += found_problems  # the walker's: after the resolver's, in a fixed order
+        # https://html.spec.whatwg.org/#link-type-nofollow: "the link is not endorsed by the
+        # original author or publisher of the page" (rel is lower case, single spaces)
+        nofollow = self.nofollow or ("nofollow" in rel and "nofollow" in rel.split())
         return _new(
             Link,
             (
@@ -285,6 +330,8 @@ class Linker:
                 rel,
                 kind,
                 problems,
+                nofollow,
+                hreflang,
                 self.origin,
             ),
         )

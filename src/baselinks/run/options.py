@@ -27,7 +27,7 @@ from ..base.mirror import host_folder, mirrored_url
 from ..base.mirror import root_url as checked_root
 from ..errors import InputError, describe
 from ..find.linktable import KINDS
-from ..resolve.link import COMPUTED_FIELDS, Link
+from ..resolve.link import URL_FORMS, Link
 from ..url.canonical import host
 from ..url.parts import parse
 from ..write.stats import Stats, count_all, count_no_base, without_base
@@ -169,8 +169,9 @@ def unique_scope(unique: bool | str | None) -> Literal["document", "run"] | None
     raise ValueError(f"unknown unique scope {unique!r}: expected 'document' or 'run'")
 
 
-# What unique_by may name: the URL, or one of its computed forms (resolve/link.py).
-UNIQUE_BY = ("url", *COMPUTED_FIELDS)
+# What unique_by may name: the URL, or one of its computed forms (resolve/link.py; not the
+# page's, which is one value for all the links of a page).
+UNIQUE_BY = ("url", *URL_FORMS)
 
 
 def unique_field(unique_by: str) -> str:

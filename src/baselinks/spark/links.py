@@ -14,6 +14,7 @@ try:
     from pyspark.sql import DataFrame, SparkSession, Window, functions
     from pyspark.sql.types import (
         ArrayType,
+        BooleanType,
         LongType,
         StringType,
         StructField,
@@ -37,6 +38,7 @@ from baselinks.write.schema import SQL_NAMES, Column, columns, utc_timestamp
 _SPARK_TYPES = {
     "string": StringType(),
     "int64": LongType(),
+    "bool": BooleanType(),
     "strings": ArrayType(StringType(), containsNull=False),
     "timestamp": TimestampType(),  # an instant: the date in UTC, shown in the session's zone
 }

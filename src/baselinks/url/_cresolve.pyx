@@ -298,6 +298,7 @@ cdef class Records:
     """A link.Linker's state for one document, as its __init__ left it (:func:`link_raw`)."""
 
     cdef object linker, resolver, resolve, codec, origin, base, source, name
+    cdef bint nofollow  # the page's robots directives: every link nofollow
     cdef RFC1808 rfc1808  # the compiled RFC 1808 resolver's base, when that is the resolver
     cdef dict memo
     cdef str base_text  # the base as a str, for _diagnose
@@ -315,6 +316,7 @@ cdef class Records:
         self.base_text = PyUnicode_FromObject(self.base)
         self.source = linker.source
         self.name = linker.name
+        self.nofollow = linker.nofollow
 
     cdef tuple _resolved(self, str value):
         # Linker._resolve against the document's base
@@ -333,15 +335,16 @@ cdef class Records:
         return (value if url is None else url, _diagnose(self.base_text, value, url))
 
     cdef object link(self, raw):
-        # Linker.link, step for step (the comments are there). A RawLink is a tuple of ten:
+        # Linker.link, step for step (the comments are there). A RawLink is a tuple of eleven:
         # its fields read in place (unpacking a tuple subclass would iterate over it).
-        if not isinstance(raw, tuple) or len(<tuple>raw) != 10:
-            written, tag, attr, kind, line, text, rel, codebase, found_problems, _ = raw
+        if not isinstance(raw, tuple) or len(<tuple>raw) != 11:
+            written, tag, attr, kind, line, text, rel, codebase, found_problems, _, hreflang = raw
         cdef tuple fields = <tuple>raw if isinstance(raw, tuple) else tuple(raw)
         written, tag, attr, kind = fields[0], fields[1], fields[2], fields[3]
         line, text, rel, codebase, found_problems = (
             fields[4], fields[5], fields[6], fields[7], fields[8]
         )
+        hreflang = fields[10]
         cdef str value = written.strip(_WHITESPACE)
         cdef tuple found
         if codebase and codebase.strip(_WHITESPACE):
@@ -357,11 +360,14 @@ cdef class Records:
             base, source = self.base, self.source
         if found_problems:
             problems += found_problems
+        cdef bint nofollow = self.nofollow or (
+            u"nofollow" in <str>rel and u"nofollow" in (<str>rel).split()
+        )
         return _new(
             _Link,
             (
                 url, written, base, source, tag, attr, line, self.name, text, rel, kind,
-                problems, self.origin,
+                problems, nofollow, hreflang, self.origin,
             ),
         )
 

@@ -193,6 +193,14 @@ cdef int _value(Buffer* buffer, object value) except -1:
         _reserve(buffer, 4)
         _bytes(buffer, b"null", 4)
         return 0
+    if value is True:  # before the ints: a bool is one (json writes true, false)
+        _reserve(buffer, 4)
+        _bytes(buffer, b"true", 4)
+        return 0
+    if value is False:
+        _reserve(buffer, 5)
+        _bytes(buffer, b"false", 5)
+        return 0
     if PyLong_CheckExact(value):
         number = PyLong_AsLongLongAndOverflow(value, &overflow)
         if overflow:

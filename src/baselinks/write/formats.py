@@ -110,7 +110,7 @@ def _columns(links: Sequence[Link], indexes: tuple[int, ...]) -> list[Iterator[A
 
 
 _PROBLEMS_AT = FIELDS.index("problems")
-_TWELVE = tuple(range(ORIGIN_AT))
+_TWELVE = tuple(range(len(DEFAULT_FIELDS)))  # the default columns
 
 
 def _texts(values: list[Any]) -> tuple[list[Any], str]:
@@ -118,9 +118,17 @@ def _texts(values: list[Any]) -> tuple[list[Any], str]:
     their join (one pass of C to look at the whole column)."""
     try:
         return values, "".join(values)
-    except TypeError:  # ints (line, offset), None
-        values = ["" if value is None else str(value) for value in values]
+    except TypeError:  # ints (line, offset), None, bools (nofollow: as JSON writes them)
+        values = [
+            _BOOLS.get(value, "")
+            if value is None or value is True or value is False
+            else str(value)
+            for value in values
+        ]
         return values, "".join(values)
+
+
+_BOOLS: dict[object, str] = {True: "true", False: "false"}
 
 
 def _needs_quotes(text: str) -> bool:

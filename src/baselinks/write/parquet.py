@@ -79,7 +79,7 @@ def _arrow_type(pa: Any, column: Column) -> Any:
         return pa.list_(pa.field("element", pa.string(), nullable=False))
     if column.type == "timestamp":
         return pa.timestamp("us", tz="UTC")  # microseconds: Spark's TimestampType's precision
-    return {"string": pa.string(), "int64": pa.int64()}[column.type]
+    return {"string": pa.string(), "int64": pa.int64(), "bool": pa.bool_()}[column.type]
 
 
 # pandas reads the column types back from this metadata (pyarrow.Table.to_pandas): "Int64" is
@@ -87,6 +87,7 @@ def _arrow_type(pa: Any, column: Column) -> Any:
 _PANDAS_TYPES = {
     "string": ("unicode", "object"),
     "int64": ("int64", "Int64"),
+    "bool": ("bool", "bool"),
     "timestamp": ("datetimetz", "datetime64[us, UTC]"),
 }
 

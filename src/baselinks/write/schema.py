@@ -12,6 +12,7 @@ makes of them:
     str                 string     string, not null             StringType, not null
     str | None          string     string, nullable             StringType, nullable
     int, int | None     int64      int64 (nullable with None)   LongType
+    bool                bool       bool, not null               BooleanType, not null
     tuple[str, ...]     strings    list<string not null>        ArrayType(StringType, False)
     date (a str)        timestamp  timestamp[us, UTC], nullable TimestampType (UTC instants)
 
@@ -32,7 +33,7 @@ import typing
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ..resolve.link import COMPUTED_FIELDS, DEFAULT_FIELDS, FIELDS, Link, Origin
+from ..resolve.link import COMPUTED_FIELDS, FIELDS, OWN_FIELDS, Link, Origin
 
 __all__ = [
     "COLUMNS",
@@ -62,6 +63,7 @@ _TYPES: dict[object, tuple[str, bool]] = {
     str | None: ("string", True),
     int: ("int64", False),
     int | None: ("int64", True),
+    bool: ("bool", False),
     tuple[str, ...]: ("strings", False),
 }
 
@@ -101,7 +103,7 @@ def column_types(
 # writes it); the record's `origin` field itself is no column. Then the forms of the URL
 # computed when chosen (link.COMPUTED_FIELDS: host, domain, surt, canonical), nullable strings.
 _LINK = {
-    **column_types(Link, DEFAULT_FIELDS),
+    **column_types(Link, OWN_FIELDS),
     **column_types(Origin),
     **dict.fromkeys(COMPUTED_FIELDS, ("string", True)),
 }
