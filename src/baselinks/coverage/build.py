@@ -27,6 +27,7 @@ from .classify import Checked, Classifier, Covered
 from .follow import moment
 from .index import read_index
 from .inputs import Input, coverage_inputs
+from .keys import target_key
 from .scan import scan
 from .store import CaptureStore
 from .summary import CoverageSummary
@@ -39,14 +40,24 @@ _HTML = (None, "text/html", "application/xhtml+xml")
 
 
 def _kind(links: Sequence[Link], page_url: str | None, classifier: Classifier) -> str:
-    """A document's kind for the tallies: ``sheet`` (CSS), ``page`` (HTML) or ``other``."""
+    """A document's kind for the tallies: ``sheet`` (CSS), ``page`` (HTML) or ``other`` (a
+    feed, a sitemap, a redirect's or an error's response), by its own capture: the one its
+    links' record is (else the one a replay tool would serve at its URL)."""
     if any(link.tag == "css" for link in links):
         return "sheet"
+    key = None if page_url is None else target_key(page_url)
+    if key is None:
+        return "page"
     row = None
-    if page_url is not None:
-        row = classifier.follower.best(page_url, moment(links[0].date) if links else None)
-    if row is not None and row.status is not None and 300 <= row.status < 400:
-        return "other"  # a redirect: the links of its headers
+    if links and links[0].offset is not None:
+        file, offset = links[0].file, links[0].offset
+        row = next(
+            (r for r in classifier.store.rows(key) if r.offset == offset and r.file == file), None
+        )
+    if row is None:
+        row = classifier.follower.best(page_url or "", moment(links[0].date) if links else None)
+    if row is not None and row.status is not None and not 200 <= row.status < 300:
+        return "other"  # a redirect (the links of its headers), an error's page
     mime = None if row is None else row.mime
     if mime == "text/css":
         return "sheet"

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO, TextIO
 
 from ..write.rows import row_format
-from ..write.schema import SQL_NAMES, Column, column_types, columns, utc_micros
+from ..write.schema import SQL_NAMES, column_types, utc_micros
 from .classify import CHOOSABLE, COVERAGE_FIELDS, OUTPUT_FIELDS, Coverage, Covered
 
 __all__ = ["FORMATS", "CoverageSink", "check_fields", "write_seeds"]
@@ -39,17 +39,26 @@ def check_fields(fields: Iterable[str] | None) -> tuple[str, ...]:
     return chosen
 
 
-def _columns(fields: tuple[str, ...]) -> list[Column]:
-    """Each field's column: the link's by write/schema.py, the coverage's by its record."""
+def _arrow_fields(fields: tuple[str, ...]) -> tuple[list[Any], list[bool]]:
+    """The Arrow field of each chosen field (a link's as write/parquet.py types it, the
+    coverage's by its record's annotations), and whether its values are dates' text."""
+    import pyarrow as pa
+
+    from ..write.parquet import arrow_schema
+
     own = column_types(Coverage)
-    found = []
+    types = {"string": pa.string(), "int64": pa.int64(), "timestamp": pa.timestamp("us", "UTC")}
+    found, dated = [], []
     for name in fields:
         if name in COVERAGE_FIELDS:
-            found.append(Column(SQL_NAMES.get(name, name), *own[name], name))
-        else:
-            (column,) = columns(["date" if name == "page_date" else name])
-            found.append(column._replace(name=SQL_NAMES.get(name, name), field=name))
-    return found
+            kind, nullable = own[name]
+            found.append(pa.field(name, types[kind], nullable=nullable))
+            dated.append(kind == "timestamp")
+            continue
+        field = arrow_schema(["date" if name == "page_date" else name]).field(0)
+        found.append(field.with_name(SQL_NAMES.get(name, name)))
+        dated.append(pa.types.is_timestamp(field.type))
+    return found, dated
 
 
 class CoverageSink:
@@ -83,12 +92,8 @@ class CoverageSink:
         import pyarrow.parquet as pq
 
         assert binary is not None, "Parquet is written to a binary stream"
-        types = {"string": pa.string(), "int64": pa.int64(), "timestamp": pa.timestamp("us", "UTC")}
-        types["strings"] = pa.list_(pa.field("element", pa.string(), nullable=False))
-        self.columns = _columns(self.fields)
-        self.schema = pa.schema(
-            [pa.field(c.name, types[c.type], nullable=c.nullable) for c in self.columns]
-        )
+        fields, self.dated = _arrow_fields(self.fields)
+        self.schema = pa.schema(fields)
         self.writer = pq.ParquetWriter(binary, self.schema, compression="snappy")
         self._pa = pa
 
@@ -112,11 +117,11 @@ class CoverageSink:
             return
         pa = self._pa
         arrays = []
-        for at, column in enumerate(self.columns):
+        for at, dated in enumerate(self.dated):
             values = [row[at] for row in rows]
-            if column.type == "timestamp":
+            if dated:
                 values = [utc_micros(value) for value in values]
-            arrays.append(pa.array(values, self.schema.field(column.name).type))
+            arrays.append(pa.array(values, self.schema.field(at).type))
         self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
 
     def close(self) -> int:

@@ -35,7 +35,8 @@ _SCHEMA = """
 CREATE TABLE captures (
     id INTEGER PRIMARY KEY, key TEXT NOT NULL, url TEXT NOT NULL, date TEXT,
     record TEXT NOT NULL, status INTEGER, location TEXT, mime TEXT, digest TEXT,
-    refers_key TEXT, refers_date TEXT, source TEXT NOT NULL, page INTEGER NOT NULL);
+    refers_key TEXT, refers_date TEXT, source TEXT NOT NULL, page INTEGER NOT NULL,
+    file TEXT, offset INTEGER);
 CREATE TABLE hosts (host TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE anchors (capture INTEGER NOT NULL, name TEXT NOT NULL,
     PRIMARY KEY (capture, name)) WITHOUT ROWID;
@@ -44,7 +45,8 @@ CREATE TABLE anchors (capture INTEGER NOT NULL, name TEXT NOT NULL,
 
 class Stored(NamedTuple):
     """A capture as the store holds it. ``page``: it is an HTML page whose anchors are known
-    (its ids were read); ``source``: ``archive``, ``mirror`` or ``index``."""
+    (its ids were read); ``source``: ``archive``, ``mirror`` or ``index``; ``file`` and
+    ``offset``: where its record is (a document's links name the same)."""
 
     id: int
     key: str
@@ -59,6 +61,8 @@ class Stored(NamedTuple):
     refers_date: str | None
     source: str
     page: bool
+    file: str | None = None
+    offset: int | None = None
 
 
 class CaptureStore:
@@ -87,7 +91,8 @@ class CaptureStore:
         refers_key = None if capture.refers_to is None else target_key(capture.refers_to)
         cursor = self.db.execute(
             "INSERT INTO captures (key, url, date, record, status, location, mime, digest,"
-            " refers_key, refers_date, source, page) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            " refers_key, refers_date, source, page, file, offset)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 key,
                 capture.url,
@@ -101,6 +106,8 @@ class CaptureStore:
                 capture.refers_date,
                 source,
                 anchors is not None,
+                capture.file,
+                capture.offset,
             ),
         )
         row = cursor.lastrowid
@@ -121,10 +128,10 @@ class CaptureStore:
     def _rows(self, key: str) -> tuple[Stored, ...]:
         found = self.db.execute(
             "SELECT id, key, url, date, record, status, location, mime, digest, refers_key,"
-            " refers_date, source, page FROM captures WHERE key = ? ORDER BY id",
+            " refers_date, source, page, file, offset FROM captures WHERE key = ? ORDER BY id",
             (key,),
         )
-        return tuple(Stored._make((*row[:12], bool(row[12]))) for row in found)
+        return tuple(Stored._make((*row[:12], bool(row[12]), *row[13:])) for row in found)
 
     def _has_host(self, host: str) -> bool:
         return self.db.execute("SELECT 1 FROM hosts WHERE host = ?", (host,)).fetchone() is not None
