@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES
 
 from baselinks.cli import main
 from baselinks.coverage import check_coverage
 from baselinks.errors import InputError
+from conftest import FIXTURES
 
 HERE = FIXTURES / "coverage"
 SITE = HERE / "site.warc.gz"

@@ -18,10 +18,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, PARSERS, chromium, chromium_dom
 
 from baselinks.coverage.fragments import anchors_of, indicated, url_fragment
 from baselinks.load.document import load
+from conftest import FIXTURES, PARSERS, chromium, chromium_dom
 
 PAGE = FIXTURES / "coverage" / "fragments.html"
 RECORDED = FIXTURES / "coverage" / "fragments-chromium.json"
