@@ -116,14 +116,16 @@ def _pages(data: dict[str, Any]) -> str:
     for page in data["completeness"]:
         loads, replayed = page["loads"], page["replayed"]
         share = replayed / loads if loads else 1.0
-        bar = f'<progress max="{max(loads, 1)}" value="{replayed if loads else 1}"></progress>'
+        bar = f'<progress max="{loads}" value="{replayed}"></progress> {share:.0%}'
+        if not loads:
+            bar = "loads nothing"
         rows.append(
             "<tr>"
             + _cell(page["url"] or page["document"], code=True)
             + _cell(page["date"])
             + _cell(replayed, numeric=True)
             + _cell(loads, numeric=True)
-            + f'<td class="n" data-value="{share:.6f}">{bar} {share:.0%}</td>'
+            + f'<td class="n" data-value="{share:.6f}">{bar}</td>'
             + "</tr>"
         )
     heads = (
