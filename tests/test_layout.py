@@ -167,6 +167,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "spark": {"baselinks"},  # the public names, from the modules below
     "spark.links": {"pyspark", "baselinks", "pandas", "pyarrow"},  # to_pandas: pyspark's sql extra
     "spark.graph": {"pyspark", "baselinks"},
+    "spark.coverage": {"pyspark", "baselinks"},  # coverage by joins, the one-machine rules
     "spark.driver": {"pyspark", "baselinks", "fsspec"},  # fsspec: a remote output's check
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},

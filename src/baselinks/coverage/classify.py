@@ -25,6 +25,7 @@ when nothing of its host was captured (the crawl's scope left it out).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..find.linktable import IN_NOSCRIPT, INERT_TEMPLATE, METADATA
@@ -32,7 +33,7 @@ from ..resolve.link import COMPUTED_FIELDS, FIELDS, Link
 from .follow import Follower, Outcome
 from .fragments import indicated
 from .keys import host_key, scheme_family, split_fragment, target_key
-from .store import CaptureStore
+from .store import CACHED_KEYS, CaptureStore
 
 __all__ = [
     "CHOOSABLE",
@@ -43,9 +44,12 @@ __all__ = [
     "Classifier",
     "Coverage",
     "Covered",
+    "landed",
     "loads",
     "loads_sheet",
     "needed",
+    "out_of_scope",
+    "outside",
 ]
 
 
@@ -147,41 +151,61 @@ class Classifier:
 
     def __init__(self, store: CaptureStore) -> None:
         self.store = store
-        self.follower = Follower(store)
-        self.follow = functools.lru_cache(maxsize=65_536)(self.follower.follow)
+        self.follower = Follower(store.rows)
+        self.follow = functools.lru_cache(maxsize=CACHED_KEYS)(self.follower.follow)
 
     def check(self, link: Link) -> Checked:
         """The coverage of ``link``."""
-        target, fragment = split_fragment(link.url)
-        family = scheme_family(target)
-        key = target_key(target) if family else None
-        reason = None
-        if not family:
-            reason = "no base"  # left relative: nothing to look for
-        elif family not in self.store.schemes:
-            reason = f"{family}: never captured"
-        elif key is None:
-            reason = "no valid host"
-        elif not loads(link) and not self.store.has_host(host_key(key)):
-            reason = "host never captured"
+        reason = out_of_scope(link, self.store.has_scheme, self.store.has_host)
         if reason is not None:
-            coverage = Coverage("out-of-scope", None, None, None, "", None)
-            return Checked(Covered(link, coverage), out_of_scope=reason)
-        outcome = self.follow(target, link.date)
-        found = ""
-        if fragment is not None and outcome.page is not None:
-            page = outcome.page
-            has = functools.partial(self.store.has_anchor, page)
-            found = "ok" if indicated(fragment, has) else "missing"
-        coverage = Coverage(
-            outcome.capture,
-            outcome.status,
-            outcome.final_url,
-            outcome.date,
-            found,
-            outcome.record_type,
-        )
-        return Checked(Covered(link, coverage), _replays(outcome), outcome.end, outcome.loop)
+            return outside(link, reason)
+        outcome = self.follow(split_fragment(link.url)[0], link.date)
+        return landed(link, outcome, self.store.has_anchor)
+
+
+def out_of_scope(
+    link: Link, has_scheme: Callable[[str], bool], has_host: Callable[[str], bool]
+) -> str | None:
+    """Why ``link`` is out of scope (the module's rule), or None: ``has_scheme`` and
+    ``has_host`` tell whether anything of a scheme (keys.scheme_family) or a host
+    (keys.host_key) was captured."""
+    target, _ = split_fragment(link.url)
+    family = scheme_family(target)
+    if not family:
+        return "no base"  # left relative: nothing to look for
+    if not has_scheme(family):
+        return f"{family}: never captured"
+    key = target_key(target)
+    if key is None:
+        return "no valid host"
+    if not loads(link) and not has_host(host_key(key)):
+        return "host never captured"
+    return None
+
+
+def outside(link: Link, reason: str) -> Checked:
+    """The record of a link out of scope, for ``reason``."""
+    coverage = Coverage("out-of-scope", None, None, None, "", None)
+    return Checked(Covered(link, coverage), out_of_scope=reason)
+
+
+def landed(link: Link, outcome: Outcome, has_anchor: Callable[[int, str], bool]) -> Checked:
+    """The record of a link whose target ends as ``outcome``; its fragment looked for with
+    ``has_anchor`` (a capture's id, a name) in the page it lands on."""
+    fragment = split_fragment(link.url)[1]
+    found = ""
+    if fragment is not None and outcome.page is not None:
+        has = functools.partial(has_anchor, outcome.page)
+        found = "ok" if indicated(fragment, has) else "missing"
+    coverage = Coverage(
+        outcome.capture,
+        outcome.status,
+        outcome.final_url,
+        outcome.date,
+        found,
+        outcome.record_type,
+    )
+    return Checked(Covered(link, coverage), _replays(outcome), outcome.end, outcome.loop)
 
 
 def _replays(outcome: Outcome) -> bool:

@@ -16,7 +16,9 @@ Which capture of a key is taken, in order (pywb's choices, made explicit):
 3. the nearest in time to the linking page's own capture (pywb's ``closest``); without dates,
    the latest;
 4. a capture read from the inputs over an index line for the same (it knows its Location and
-   its page's anchors, where a CDXJ line has neither).
+   its page's anchors, where a CDXJ line has neither);
+5. the first by its file's name, then its offset in it (the same choice on one machine and on
+   Spark, where captures come in no order).
 
 A revisit record is a capture of its original's payload: the original is the capture at its
 ``WARC-Refers-To-Target-URI`` (else its own URL) with the same payload digest (else the nearest
@@ -29,6 +31,7 @@ needs none either.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -36,7 +39,7 @@ from ..errors import URLError
 from ..url.resolve import resolve
 from ..write.schema import utc_timestamp
 from .keys import split_fragment, target_key
-from .store import CaptureStore, Stored
+from .store import CACHED_KEYS, Stored
 
 __all__ = ["CAPTURES", "EMPTY_DIGEST", "MAX_REDIRECTS", "Follower", "Outcome"]
 
@@ -82,7 +85,7 @@ class _Served(NamedTuple):
     page: int | None
 
 
-@functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=CACHED_KEYS)
 def exact(url: str) -> str:
     """``url`` as the URL Standard serialises it, without its fragment: what rule 2 compares
     (``HTTP://E.com:80`` is ``http://e.com/``); as it is where it does not parse."""
@@ -92,7 +95,7 @@ def exact(url: str) -> str:
         return split_fragment(url)[0]
 
 
-@functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=CACHED_KEYS)
 def moment(date: str | None) -> float | None:
     """A WARC-Date (ISO 8601, write/schema.py's reading) or a CDX timestamp (14 digits, or a
     prefix of them) as seconds since 1970, UTC; None when it is neither."""
@@ -126,11 +129,12 @@ def _location(row: Stored) -> str | None:
 
 
 class Follower:
-    """Targets followed through the captures of ``store``."""
+    """Targets followed through captures: ``rows`` gives the captures of a key (the store's,
+    or on Spark those gathered so far: spark/coverage.py)."""
 
-    def __init__(self, store: CaptureStore) -> None:
-        self.store = store
-        self.served = functools.lru_cache(maxsize=65_536)(self._served)
+    def __init__(self, rows: Callable[[str], Sequence[Stored]]) -> None:
+        self.rows = rows
+        self.served = functools.lru_cache(maxsize=CACHED_KEYS)(self._served)
 
     def _served(self, row: Stored) -> _Served:
         status = row.status
@@ -152,9 +156,7 @@ class Follower:
 
     def _original(self, revisit: Stored) -> Stored | None:
         pool = [
-            row
-            for row in self.store.rows(revisit.refers_key or revisit.key)
-            if row.record != "revisit"
+            row for row in self.rows(revisit.refers_key or revisit.key) if row.record != "revisit"
         ]
         if revisit.digest is not None:
             pool = [row for row in pool if row.digest == revisit.digest]
@@ -169,7 +171,7 @@ class Follower:
         """The capture of ``url``'s key a replay tool would serve (the rules above), but those
         in ``skip``; None when there is none."""
         key = target_key(url)
-        rows = () if key is None else self.store.rows(key)
+        rows = () if key is None else self.rows(key)
         wanted = exact(url)
         found = [row for row in rows if row.id not in skip]
         if not found:
@@ -181,7 +183,9 @@ class Follower:
                 exact(row.url) != wanted,
                 _distance(row, when),
                 _SOURCES.get(row.source, 1),
-                row.id,
+                row.file or "",
+                -1 if row.offset is None else row.offset,
+                row.url,
             ),
         )
 

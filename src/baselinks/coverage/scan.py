@@ -32,7 +32,7 @@ from .inputs import Input
 from .keys import mirror_aliases
 from .store import CaptureStore
 
-__all__ = ["Scanned", "scan"]
+__all__ = ["Scanned", "page_anchors", "scan"]
 
 
 class Scanned(NamedTuple):
@@ -47,7 +47,7 @@ class Scanned(NamedTuple):
     extract: list[Input]
 
 
-def _anchors(page: Part | None, parser: str | None) -> set[str] | None:
+def page_anchors(page: Part | None, parser: str | None) -> set[str] | None:
     """The anchors of an HTML page (None: no page, or one that cannot be parsed)."""
     if page is None or page.body is None:
         return None
@@ -76,7 +76,7 @@ def scan(inputs: Iterable[Input], store: CaptureStore, *, parser: str | None = N
                 if is_archive(head, name):
                     kind = "archive"
                     for capture in iter_captures(stream, name):
-                        anchors = _anchors(capture.page, parser)
+                        anchors = page_anchors(capture.page, parser)
                         captures += store.add(capture, "archive", anchors) is not None
                 elif url is not None:
                     kind = "mirrored"
@@ -113,7 +113,7 @@ def _mirrored(
     # a page as extraction reads a file found in a folder (load/containers: _document)
     if sniff(head, name) is Kind.HTML and file_type(name, head) is None:
         mime = mime if mime in ("text/html", "application/xhtml+xml") else "text/html"
-        anchors = _anchors(Part(name, stream.read()), parser)
+        anchors = page_anchors(Part(name, stream.read()), parser)
     kept = 0
     for each in (url, *mirror_aliases(url)):
         capture = Capture(each, None, "file", mime=mime, file=name)

@@ -3,6 +3,7 @@
     captures   one row per capture: its key (keys.target_key), URL, date, status, record type,
                a redirect's Location, media type, payload digest, a revisit's original
     hosts      the host of every key captured (what is in scope: keys.host_key)
+    schemes    the scheme of every URL captured (https as http: keys.scheme_family)
     anchors    the ids and <a name>s of each captured HTML page (fragments.anchors_of)
 
 An SQLite database in a temporary file (the standard library's sqlite3), not a dict: a crawl of
@@ -23,13 +24,14 @@ from typing import NamedTuple
 from ..load.containers.captures import Capture
 from .keys import host_key, scheme_family, target_key
 
-__all__ = ["CACHED_KEYS", "CACHE_KIB", "CaptureStore", "Stored"]
+__all__ = ["CACHED_KEYS", "CACHE_KIB", "CaptureStore", "Stored", "digest_key"]
 
 # SQLite's page cache, in KiB (its default is 2 MiB): the memory the store may take.
 CACHE_KIB = 16 * 1024
 # Keys whose captures are kept in memory once looked up (a site's style sheet is asked for by
-# every page): an LRU of this many.
-CACHED_KEYS = 65_536
+# every page): an LRU of this many, small enough that memory is flat once it is full (the
+# other caches of coverage/ are of this size too).
+CACHED_KEYS = 4_096
 
 _SCHEMA = """
 CREATE TABLE captures (
@@ -38,6 +40,7 @@ CREATE TABLE captures (
     refers_key TEXT, refers_date TEXT, source TEXT NOT NULL, page INTEGER NOT NULL,
     file TEXT, offset INTEGER);
 CREATE TABLE hosts (host TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE schemes (scheme TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE anchors (capture INTEGER NOT NULL, name TEXT NOT NULL,
     PRIMARY KEY (capture, name)) WITHOUT ROWID;
 """
@@ -75,10 +78,10 @@ class CaptureStore:
         self.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         self.db.executescript(_SCHEMA)
         self.db.execute("BEGIN")
-        self.schemes: set[str] = set()  # the schemes captured (http for https too)
         self.count = 0
         self.rows = functools.lru_cache(maxsize=CACHED_KEYS)(self._rows)
         self.has_host = functools.lru_cache(maxsize=CACHED_KEYS)(self._has_host)
+        self.has_scheme = functools.lru_cache(maxsize=CACHED_KEYS)(self._has_scheme)
 
     def add(
         self, capture: Capture, source: str, anchors: Iterable[str] | None = None
@@ -101,7 +104,7 @@ class CaptureStore:
                 capture.status,
                 capture.location,
                 capture.mime,
-                _digest(capture.digest),
+                digest_key(capture.digest),
                 refers_key,
                 capture.refers_date,
                 source,
@@ -112,7 +115,7 @@ class CaptureStore:
         )
         row = cursor.lastrowid
         self.db.execute("INSERT OR IGNORE INTO hosts VALUES (?)", (host_key(key),))
-        self.schemes.add(scheme_family(capture.url))
+        self.db.execute("INSERT OR IGNORE INTO schemes VALUES (?)", (scheme_family(capture.url),))
         if anchors is not None:
             self.db.executemany(
                 "INSERT OR IGNORE INTO anchors VALUES (?, ?)", ((row, name) for name in anchors)
@@ -136,6 +139,10 @@ class CaptureStore:
     def _has_host(self, host: str) -> bool:
         return self.db.execute("SELECT 1 FROM hosts WHERE host = ?", (host,)).fetchone() is not None
 
+    def _has_scheme(self, scheme: str) -> bool:
+        found = self.db.execute("SELECT 1 FROM schemes WHERE scheme = ?", (scheme,))
+        return found.fetchone() is not None
+
     def has_anchor(self, capture: int, name: str) -> bool:
         """Whether the page of the capture ``capture`` holds the anchor ``name``."""
         found = self.db.execute(
@@ -147,7 +154,7 @@ class CaptureStore:
         self.db.close()
 
 
-def _digest(digest: str | None) -> str | None:
+def digest_key(digest: str | None) -> str | None:
     """A payload digest as CDX and WARC headers both write it: ``sha1:B2LT...`` and
     ``B2LT...`` are one (the algorithm dropped, upper case: base32)."""
     if not digest or digest == "-":

@@ -93,14 +93,16 @@ class CoverageSummary:
         for page in self.least_complete[:_SAID]:
             if page.loads and page.replayed < page.loads:
                 said.append(
-                    f"coverage: least complete: {page.replayed}/{page.loads} "
+                    f"coverage: least complete: {page.replayed} of {page.loads} replay: "
                     f"{printable(page.url or page.document)}"
                 )
-        said.append(f"coverage: {counted(self.missing_urls, 'missing URL')} pages need")
-        for wanted in self.most_wanted[:_SAID]:
+        if self.missing_urls:
             said.append(
-                f"coverage: wanted by {counted(wanted.pages, 'page')}: {printable(wanted.url)}"
+                f"coverage: {counted(self.missing_urls, 'URL')} missing that pages need; "
+                "the most wanted (pages, URL):"
             )
+        for wanted in self.most_wanted[:_SAID]:
+            said.append(f"coverage: {wanted.pages:>6,} {printable(wanted.url)}")
         if self.fragments:
             said.append(
                 f"coverage: fragments: {self.fragments['ok']:,} found, "

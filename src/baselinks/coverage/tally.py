@@ -28,6 +28,9 @@ __all__ = ["LISTED", "Tally"]
 # broken fragments, loops); --seeds writes every missing URL, from the database.
 LISTED = 5_000
 
+# The out-of-scope reasons counted apart (a scheme each): past these, one count for the rest
+_REASONS = 64
+
 _SCHEMA = """
 CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT, date TEXT, document TEXT,
     loads INTEGER NOT NULL, replayed INTEGER NOT NULL);
@@ -84,7 +87,10 @@ class Tally:
         for one in checked:
             made.captures[one.covered.coverage.capture] += 1
             if one.out_of_scope is not None:
-                made.out_of_scope[one.out_of_scope] += 1
+                reason = one.out_of_scope
+                if reason not in made.out_of_scope and len(made.out_of_scope) >= _REASONS:
+                    reason = "another scheme: never captured"  # a page of made-up schemes
+                made.out_of_scope[reason] += 1
             fragment = one.covered.coverage.fragment
             if fragment:
                 made.fragments[fragment] += 1
