@@ -12,7 +12,7 @@ import pytest
 from baselinks.cli import main
 from baselinks.coverage import check_coverage
 from baselinks.errors import InputError
-from conftest import FIXTURES
+from conftest import FIXTURES, extra
 
 HERE = FIXTURES / "coverage"
 SITE = HERE / "site.warc.gz"
@@ -288,3 +288,44 @@ def test_a_damaged_archive_is_said_and_the_rest_checked(
     assert sum(f"{cut}" in line for line in err.splitlines()) == 1
     whole = len(check_coverage([SITE])[0])
     assert sum(json.loads(line)["file"] == str(SITE) for line in out.splitlines()) == whole
+
+
+def test_every_format_holds_the_same_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import csv
+
+    pq = extra("parquet")
+
+    fields = "url,raw,page_url,problems,line,page_date,capture,status,final_url,date,fragment"
+    found = {}
+    for form in ("jsonl", "csv", "tsv", "parquet"):
+        out = tmp_path / f"records.{form}"
+        argv = [str(SITE), "--format", form, "--fields", fields, "-o", str(out), "-q"]
+        assert main(["coverage", *argv]) == 0
+        if form == "jsonl":
+            rows = [json.loads(line) for line in out.read_text().splitlines()]
+        elif form == "parquet":
+            rows = pq.read_table(out).to_pylist()
+        else:
+            with out.open(newline="") as opened:
+                rows = list(csv.DictReader(opened, delimiter="\t" if form == "tsv" else ","))
+        found[form] = [_as_text(row) for row in rows]
+    assert found["jsonl"] == found["csv"] == found["tsv"] == found["parquet"]
+    assert len(found["jsonl"]) == 68 and list(found["jsonl"][0]) == fields.split(",")
+
+
+def _as_text(row: dict[str, Any]) -> dict[str, str]:
+    """A record's values as CSV writes them: null empty, a list space-separated, a timestamp
+    in the WARC-Date form."""
+    texts = {}
+    for name, value in row.items():
+        if value is None:
+            texts[name] = ""
+        elif isinstance(value, list):
+            texts[name] = " ".join(value)
+        elif hasattr(value, "strftime"):
+            texts[name] = value.strftime("%Y-%m-%dT%H:%M:%SZ")
+        else:
+            texts[name] = str(value)
+    return texts
