@@ -329,3 +329,19 @@ def _as_text(row: dict[str, Any]) -> dict[str, str]:
         else:
             texts[name] = str(value)
     return texts
+
+
+def test_a_wacz_is_its_warc() -> None:
+    containers = FIXTURES / "containers"
+    plain, _ = check_coverage([containers / "crawl.warc.gz"])
+    packed, _ = check_coverage([containers / "crawl.wacz"])
+    assert [one.coverage for one in packed] == [one.coverage for one in plain]
+    assert len(plain) == 9
+
+
+def test_an_arc_file() -> None:
+    covered, made = check_coverage([FIXTURES / "containers" / "example.arc"])
+    assert made.captures_kept == 1 and made.pages == 1
+    assert [(one.link.url, one.coverage.capture) for one in covered] == [
+        ("http://www.iana.org/domains/example", "out-of-scope")  # nothing of iana.org captured
+    ]
