@@ -22,7 +22,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 SITE = "http://bench.example"
@@ -101,15 +100,15 @@ def make_crawl(path: Path, records: int, seed: int = 39) -> None:
             write(f"{SITE}/e/{i}.html", _http("404 Not Found", "text/html", b"<p>gone</p>"))
 
 
-def measure(crawl: Path, jobs: int) -> tuple[float, float, str]:
+def measure(crawl: Path, jobs: int, command: str = "coverage") -> tuple[float, float, str]:
     """Peak RSS (MiB: GNU time's %M, the process's own) and CPU seconds of one ``baselinks
-    coverage`` run (with -j, the largest process's), and its summary's first coverage line."""
-    command = [sys.executable, "-m", "baselinks", "coverage", str(crawl), "-o", "/dev/null"]
-    timed = ["/usr/bin/time", "-f", "%M %U %S", *command, "-j", str(jobs)]
+    coverage`` (or ``extract``) run (with -j, the largest process's), and its summary's line."""
+    argv = [sys.executable, "-m", "baselinks", command, str(crawl), "-o", "/dev/null"]
+    timed = ["/usr/bin/time", "-f", "%M %U %S", *argv, "-j", str(jobs)]
     done = subprocess.run(timed, capture_output=True, text=True, check=True)
     lines = done.stderr.splitlines()
     kib, user, system = lines[-1].split()
-    return int(kib) / 1024, float(user) + float(system), lines[1]
+    return int(kib) / 1024, float(user) + float(system), lines[1 if command == "coverage" else 0]
 
 
 def main() -> None:
@@ -118,17 +117,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="baselinks coverage -j")
     args = parser.parse_args()
     sizes = [int(size) for size in args.records.split(",")]
-    print(f"{'records':>9} {'crawl MB':>9} {'peak MiB':>9} {'CPU s':>7}  summary")
+    print(
+        f"{'records':>9} {'crawl MB':>9} {'peak MiB':>9} {'CPU s':>7} {'extract':>8} {'CPU s':>7}"
+    )
     with tempfile.TemporaryDirectory(prefix="bench-coverage-") as scratch:
         for size in sorted(sizes):
             crawl = Path(scratch) / f"crawl-{size}.warc.gz"
-            started = time.monotonic()
             make_crawl(crawl, size)
-            made = time.monotonic() - started
             peak, cpu, summary = measure(crawl, args.jobs)
+            extract_peak, extract_cpu, _ = measure(crawl, args.jobs, "extract")
             mb = crawl.stat().st_size / 1e6
             print(
-                f"{size:>9,} {mb:>9.1f} {peak:>9.1f} {cpu:>7.1f}  {summary}  (made in {made:.0f} s)"
+                f"{size:>9,} {mb:>9.1f} {peak:>9.1f} {cpu:>7.1f} {extract_peak:>8.1f} "
+                f"{extract_cpu:>7.1f}  {summary}",
+                flush=True,
             )
             crawl.unlink()
 

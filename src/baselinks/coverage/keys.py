@@ -15,6 +15,7 @@ to it as ``index.html``): :func:`mirror_aliases`.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from ..base.mirror import INDEX
@@ -79,6 +80,13 @@ DISTINCT: tuple[tuple[str, str], ...] = (
 )
 
 
+# The keys of the last URLs asked for (a site's style sheet, its home page: asked for by every
+# page; a SURT key costs some 30 µs): an LRU of this many (store.CACHED_KEYS, as coverage's
+# other caches).
+_CACHED = 4_096
+
+
+@functools.lru_cache(maxsize=_CACHED)
 def target_key(url: str) -> str | None:
     """The key a capture of ``url`` is found under (its SURT key: the fragment dropped); None
     for a URL that has none (relative, an invalid host or port)."""

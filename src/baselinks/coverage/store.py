@@ -37,7 +37,7 @@ HEAP_KIB = 8 * 1024
 # Keys whose captures are kept in memory once looked up (a site's style sheet is asked for by
 # every page): an LRU of this many, small enough that memory is flat once it is full (the
 # other caches of coverage/ are of this size too).
-CACHED_KEYS = 4_096
+CACHED_KEYS = 4_096  # keys.py's _CACHED too
 
 _SCHEMA = """
 CREATE TABLE captures (
