@@ -25,6 +25,7 @@ when nothing of its host was captured (the crawl's scope left it out).
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -152,7 +153,24 @@ class Classifier:
     def __init__(self, store: CaptureStore) -> None:
         self.store = store
         self.follower = Follower(store.rows)
-        self.follow = functools.lru_cache(maxsize=CACHED_KEYS)(self.follower.follow)
+        # outcomes by target alone where no choice among captures was made (nearly all: one
+        # capture a key), else by target and the linking page's date; LRUs of CACHED_KEYS
+        self.cached: OrderedDict[tuple[str, bool, str | None], Outcome] = OrderedDict()
+
+    def follow(self, target: str, date: str | None) -> Outcome:
+        """Where ``target`` ends, from a page captured at ``date`` (cached)."""
+        for key in ((target, True, None), (target, False, date)):
+            found = self.cached.get(key)
+            if found is not None:
+                self.cached.move_to_end(key)
+                return found
+        self.follower.ranked = False
+        outcome = self.follower.follow(target, date)
+        ranked = self.follower.ranked
+        self.cached[(target, not ranked, date if ranked else None)] = outcome
+        if len(self.cached) > CACHED_KEYS:
+            self.cached.popitem(last=False)
+        return outcome
 
     def check(self, link: Link) -> Checked:
         """The coverage of ``link``."""

@@ -134,6 +134,9 @@ class Follower:
 
     def __init__(self, rows: Callable[[str], Sequence[Stored]]) -> None:
         self.rows = rows
+        # set when a choice was made among captures (the linking page's date may decide it):
+        # an outcome made without one is the same from every page (classify.py caches it)
+        self.ranked = False
         self.served = functools.lru_cache(maxsize=CACHED_KEYS)(self._served)
 
     def _served(self, row: Stored) -> _Served:
@@ -162,6 +165,7 @@ class Follower:
             pool = [row for row in pool if row.digest == revisit.digest]
         if not pool:
             return None
+        self.ranked = self.ranked or len(pool) > 1
         when = moment(revisit.refers_date) or moment(revisit.date)
         return min(pool, key=lambda row: _distance(row, when))
 
@@ -172,10 +176,11 @@ class Follower:
         in ``skip``; None when there is none."""
         key = target_key(url)
         rows = () if key is None else self.rows(key)
-        wanted = exact(url)
         found = [row for row in rows if row.id not in skip]
-        if not found:
-            return None
+        if len(found) <= 1:  # most keys have one capture: nothing to rank
+            return found[0] if found else None
+        self.ranked = True
+        wanted = exact(url)
         return min(
             found,
             key=lambda row: (
