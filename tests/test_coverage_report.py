@@ -145,3 +145,16 @@ def test_chromium_sorts_a_table_by_a_click(made: dict[str, Any], tmp_path: Path)
         down = [float(v) for v in sorted_by[f"{name}-down"]]
         assert down == sorted(down) and len(set(down)) > 1, name
         assert [float(v) for v in sorted_by[f"{name}-up"]] == sorted(down, reverse=True)
+
+
+def test_a_hostile_url_stays_text(made: dict[str, Any]) -> None:
+    from baselinks.coverage.report import html_report
+
+    data = json.loads(json.dumps(made["data"]))
+    hostile = 'http://e.com/</script><!--<script>alert(1)</script>"\x1b[31m\u202e'
+    data["most_wanted"] = [{"url": hostile, "pages": 3}]
+    document = lxml_html.fromstring(html_report(data))
+    assert len(document.xpath("//script")) == 2  # the data block and the sorting script
+    assert json.loads(document.xpath('//script[@id="coverage-data"]/text()')[0]) == data
+    shown = document.xpath('string(//table[@id="wanted"]/tbody/tr/td[1])')
+    assert "\x1b" not in shown and "\u202e" not in shown and "</script>" in shown

@@ -158,7 +158,9 @@ def html_report(data: dict[str, Any], title: str = "baselinks coverage") -> str:
     )
     listed = len(data["completeness"])
     more = "" if listed >= data["pages"] else f" (the {listed:,} least complete)"
-    embedded = json.dumps(data, ensure_ascii=True).replace("</", "<\\/")
+    # "<" only occurs inside the JSON's strings: escaped there, no "</script" nor "<!--" can
+    # end the data block or change how it is tokenized (#script-data-escaped-state)
+    embedded = json.dumps(data, ensure_ascii=True).replace("<", "\\u003c")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{_POLICY}">
