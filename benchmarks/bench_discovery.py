@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_peers import load_corpus, lxml_parse
+from common import load_corpus, lxml_parse
 
 TABLES = ("whole", "no-meta", "no-json-ld", "neither")
 

@@ -28,12 +28,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from baselinks.graph.build import GraphSummary, _add
+from baselinks.graph.build import GraphOptions, GraphSummary, _Builder
 from baselinks.graph.files import GraphFiles
-from baselinks.graph.names import DocumentNamer
+from baselinks.graph.records import Record
 from baselinks.graph.sort import RUN_SIZE, ExternalGraph
-from baselinks.load.containers.entries import Origin
-from baselinks.resolve.link import Link
 
 SUFFIXES = (
     ["com"] * 40 + ["org"] * 8 + ["net"] * 6 + ["de"] * 6 + ["co.uk"] * 4 + ["fr", "io", "jp"]
@@ -120,18 +118,18 @@ def synthetic(links: int, seed: int = 28) -> Iterator[tuple[str, list[str]]]:
         yield page(own, _pick(rng, page_cdf)), targets
 
 
-def build_synthetic(links: int, level: str, run_size: int, folder: Path) -> GraphSummary:
-    namer = DocumentNamer(level)
+def build_synthetic(
+    links: int, level: str, run_size: int, folder: Path, weights: bool = False
+) -> GraphSummary:
+    options = GraphOptions(level=level, weights=weights)
     made = GraphSummary(level)
-    files = GraphFiles(folder, "tsv")
+    files = GraphFiles(folder, "tsv", weights=weights)
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
         graph = ExternalGraph(scratch, run_size)
+        builder = _Builder(options, graph, made)
         for page_url, urls in synthetic(links):
-            origin = Origin(page_url=page_url)
-            records = [
-                Link(u, u, "", "", "a", "href", None, "", "", "", "link", (), origin) for u in urls
-            ]
-            _add(graph, made, namer, page_url, namer(records))
+            records = [Record(u, page_url, "link", page_url) for u in urls]
+            builder.add(page_url, builder.namer(records))
         made.vertices, made.edges = graph.finish(files)
     files.commit()
     return made

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_peers import load_corpus
+from common import load_corpus
 
 
 def build_batch(corpus: Path, documents: int, directory: Path, warc: bool) -> list[str]:

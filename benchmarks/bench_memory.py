@@ -13,7 +13,6 @@ write them (the same records: 1 GB of .warc.gz holds about 4 times as many).
 from __future__ import annotations
 
 import argparse
-import io
 import resource
 import subprocess
 import sys
@@ -21,50 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from baselinks import InputError, iter_links
-
-
-def clean_warcs(corpus: Path, compress: bool = False) -> list[bytes]:
-    """Every corpus WARC that baselinks reads without an error, rewritten by warcio.
-
-    Rewritten (one record after another; each its own gzip member with ``compress``) so that
-    copies can be concatenated: the corpus's files end in different numbers of blank lines, and
-    one uses "\r\r\n" line ends, which is fine for a file but not in the middle of one.
-    """
-    from warcio.archiveiterator import ArchiveIterator
-    from warcio.warcwriter import WARCWriter
-
-    found = []
-    for path in sorted(corpus.rglob("*")):
-        if not path.name.lower().endswith((".warc", ".warc.gz")):
-            continue
-        errors: list[InputError] = []
-        for _ in iter_links(path, on_error=errors.append):
-            pass
-        if errors:
-            continue
-        out = io.BytesIO()
-        writer = WARCWriter(out, gzip=compress)
-        try:
-            with open(path, "rb") as stream:
-                for record in ArchiveIterator(stream):
-                    writer.write_record(record)
-        except Exception:
-            continue
-        found.append(out.getvalue())
-    return found
-
-
-def build(warcs: list[bytes], megabytes: int, path: Path) -> int:
-    """Write copies of ``warcs`` to ``path`` until it holds ``megabytes`` MB; return the copies."""
-    target = megabytes * 1_000_000
-    copies = 0
-    with open(path, "wb") as out:
-        while out.tell() < target:
-            for data in warcs:
-                out.write(data)
-            copies += 1
-    return copies
+from common import build, clean_warcs
 
 
 def measure(path: Path, jobs: int) -> dict[str, float]:

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_memory import build, clean_warcs
+from common import build, clean_warcs
 
 FORMATS = ("jsonl", "parquet")
 

@@ -57,7 +57,6 @@ one command that regenerates them.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import platform
@@ -71,35 +70,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-Docs = list[tuple[bytes, str | None]]
-
-
-def load_corpus(corpus: Path) -> Docs:
-    index = corpus / "index.tsv"
-    if index.exists():
-        with open(index, encoding="utf-8") as rows:
-            return [
-                (
-                    (corpus / row["relpath"]).read_bytes(),
-                    row["retrieval_url"] if row.get("url_source") != "none" else None,
-                )
-                for row in csv.DictReader(rows, delimiter="\t")
-                if row["kind"] == "html"
-            ]
-    files = sorted(p for p in corpus.rglob("*") if p.suffix.lower() in (".html", ".htm"))
-    return [(p.read_bytes(), p.resolve().as_uri()) for p in files]
-
+from common import Docs, load_corpus, lxml_parse
 
 # --- the tools: each takes the documents and returns how many links it found ---------------
-
-
-def lxml_parse(docs: Docs) -> int:
-    from lxml import etree
-
-    parser = etree.HTMLParser()
-    for data, _ in docs:
-        etree.fromstring(data, parser)
-    return 0
 
 
 def baselinks_mode(mode: str, parser: str | None = None) -> Callable[[Docs], int]:

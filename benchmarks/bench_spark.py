@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_memory import build, clean_warcs
+from common import build, clean_warcs
 from pyspark.sql import SparkSession
 
 from baselinks.spark import Counters, extract_links

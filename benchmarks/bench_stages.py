@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_peers import Docs, load_corpus, lxml_parse
+from common import Docs, load_corpus, lxml_parse
 
 STAGES = ("load", "base", "walk", "resolve", "records", "jsonl")
 EXTRACTION = ("load", "base", "walk", "resolve", "records")

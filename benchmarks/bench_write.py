@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_peers import Docs, load_corpus, lxml_parse
+from common import Docs, load_corpus, lxml_parse
 
 FORMATS = ("jsonl", "jsonl-str", "csv", "tsv", "text")
 
@@ -106,7 +106,7 @@ from baselinks.write.formats import output_format, utf8_render
 batches = pickle.load(open(sys.argv[1], "rb"))
 if sys.argv[2] == "lxml-parse":  # the unit: the bare parse of the same pages
     sys.path.insert(0, sys.argv[3])
-    from bench_peers import load_corpus, lxml_parse
+    from common import load_corpus, lxml_parse
     docs = load_corpus(__import__("pathlib").Path(sys.argv[4]))
     if sys.argv[5] == "parse":
         lxml_parse(docs)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from baselinks import BaselinksError, compiled, extract_links
-from baselinks.find import walk
+from baselinks.find import native, walk
 from baselinks.find.linktable import LINK_SOURCES, PLACEMENT_HOLDERS
 from baselinks.load.document import parse_html
 from conftest import FIXTURES, PARSERS, compared
@@ -59,7 +59,16 @@ def test_every_fixture(monkeypatch: pytest.MonkeyPatch, parser: str) -> None:
         walked.append(len(found))
         return found
 
+    def compare_native(parsed: Any, attributes: Any = ()) -> list[Any] | None:
+        # the walk over lexbor's own nodes (load/_chtml5_walk.pxi) against both over the copy
+        found = native.native_links(parsed, attributes)
+        if found is not None:
+            assert found == _both(parsed.tree(), None, attributes)
+            walked.append(len(found))
+        return found
+
     monkeypatch.setattr("baselinks.pipeline.raw_links", compare)
+    monkeypatch.setattr("baselinks.pipeline.native_links", compare_native)
     for path in _documents():
         try:
             extract_links(path, strict=False, on_error=lambda error: None, parser=parser)

@@ -16,6 +16,7 @@ import pytest
 
 from baselinks.cli import main
 from conftest import FIXTURES, extra
+from conftest import warc as _warc
 
 pyspark_sql = extra("spark")
 from baselinks.spark import Counters, build_graph  # noqa: E402
@@ -66,6 +67,99 @@ def test_the_spark_graph_equals_the_one_machine_graph(
     assert counters.files.value == len(INPUTS) and counters.failed_files.value == 1
 
 
+FILTERS = [
+    [],
+    ["--kind", "link"],
+    ["--kind", "resource"],
+    ["--scheme", "https"],
+    ["--scheme", "http,android-app"],
+    ["--same-host"],
+    ["--external"],
+]
+
+
+def _options(given: list[str]) -> dict[str, Any]:
+    """The command line's filters as build_graph's and extract_links' keywords."""
+    found: dict[str, Any] = {}
+    for flag, value in zip(given, [*given[1:], None], strict=False):
+        if flag == "--kind":
+            found.setdefault("kinds", []).append(value)
+        elif flag == "--scheme":
+            found["schemes"] = tuple(str(value).split(","))
+        elif flag in ("--same-host", "--external"):
+            found[flag[2:].replace("-", "_")] = True
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("given", FILTERS, ids=lambda f: " ".join(f) or "none")
+def test_every_filter_on_spark_as_on_one_machine(
+    spark: Any, given: list[str], tmp_path: Path
+) -> None:
+    from baselinks.graph.build import GraphOptions
+    from baselinks.spark import extract_links
+
+    inputs = [*INPUTS, str(tmp_path / "apps.warc.gz")]
+    (tmp_path / "apps.warc.gz").write_bytes(APPS)
+    keywords = _options(given)
+    kinds = keywords.pop("kinds", None)
+    options = GraphOptions(level="host", weights=True, kinds=kinds and tuple(kinds), **keywords)
+    vertices, edges = build_graph(spark, inputs, options=options)
+    assert main(["graph", *inputs, "-q", "--weights", "-o", str(tmp_path / "one"), *given]) == 1
+    one = tmp_path / "one"
+    expected_vertices = [
+        tuple(line.split("\t")) for line in (one / "vertices.tsv").read_text().splitlines()
+    ]
+    expected_edges = [
+        tuple(line.split("\t")) for line in (one / "edges.tsv").read_text().splitlines()
+    ]
+    assert [(str(r[0]), r[1]) for r in vertices.collect()] == expected_vertices
+    assert [tuple(str(v) for v in r) for r in edges.collect()] == expected_edges
+    # and Spark's links with the filter are extract's
+    frame = extract_links(spark, inputs, kinds=kinds, **keywords)
+    urls = sorted(row["url"] for row in frame.select("url").collect())
+    main(
+        [
+            "extract",
+            *inputs,
+            "-q",
+            "--format",
+            "tsv",
+            "--fields",
+            "url",
+            "-o",
+            str(tmp_path / "l.tsv"),
+            *given,
+        ]
+    )
+    assert urls == sorted((tmp_path / "l.tsv").read_text().splitlines()[1:])
+
+
+APPS = _warc(
+    [
+        (
+            "http://a.example.com/",
+            "text/html",
+            b'<a href="android-app://com.cnn.mobile.android.phone/x">app</a>'
+            b'<img src="https://cdn.example.net/i.png"><a href="http://b.example.org/">b</a>'
+            b'<a href="/same">same</a><a href="mailto:x@y.example">mail</a>',
+        )
+    ]
+)
+
+
+def test_weights_and_the_released_layout_from_the_driver(spark: Any, tmp_path: Path) -> None:
+    """The driver writes Common Crawl's files itself: the same bytes as the one-machine
+    command's; its summary says what the graph dropped."""
+    output = tmp_path / "spark"
+    argv = ["--graph", "domain", "--layout", "common-crawl", "--name", "cc-test", "--weights"]
+    assert spark_main([*INPUTS, *argv, "--output", str(output)]) == 1  # the damaged file
+    assert main(["graph", *INPUTS, "-q", "--level", "domain", "--layout", "common-crawl",
+                 "--name", "cc-test", "--weights", "-o", str(tmp_path / "one")]) == 1  # fmt: skip
+    for name in ("cc-test-vertices.txt.gz", "cc-test-edges.txt.gz"):
+        assert (output / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
 def test_the_driver_writes_the_graph_beside_its_counters(spark: Any, tmp_path: Path) -> None:
     pq = extra("parquet")
     output = tmp_path / "graph"
@@ -80,3 +174,6 @@ def test_the_driver_writes_the_graph_beside_its_counters(spark: Any, tmp_path: P
     assert [(row["src"], row["dst"]) for row in edges] == expected_edges
     counters = json.loads((output / "_baselinks.json").read_text())
     assert (counters["graph"], counters["files"], counters["failed_files"]) == ("host", 6, 1)
+    # skipped and dropped counted, as the one-machine summary counts them
+    assert counters["skipped"]["request record"] >= 1
+    assert counters["dropped"]["link:self-loop"] > 0

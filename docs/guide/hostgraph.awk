@@ -1,7 +1,7 @@
 # An independent host graph, for checking `baselinks graph`: page_url<TAB>url lines in (the TSV
 # of `baselinks extract --fields page_url,url`), "source<TAB>target" host names out, reversed,
-# www. stripped as Common Crawl strips it; hosts that are not LDH labels, IP addresses and
-# single labels left out. Pipe it to `LC_ALL=C sort -u`. POSIX awk (mawk, gawk, busybox).
+# www. kept as Common Crawl keeps it (since 2026); hosts that are not LDH labels, IP addresses
+# and single labels left out. Pipe it to `LC_ALL=C sort -u`. POSIX awk (mawk, gawk, busybox).
 function host(url,    h, n, part, name, first, i) {
     if (!match(url, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\/?#]*/)) return ""
     h = substr(url, RSTART, RLENGTH)
@@ -10,9 +10,8 @@ function host(url,    h, n, part, name, first, i) {
     if (h !~ /^[a-z0-9]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9_-]*[a-z0-9])?)+$/) return ""
     if (h ~ /^[0-9.]+$/) return ""
     n = split(h, part, ".")
-    first = (n > 2 && part[1] == "www") ? 2 : 1
     name = part[n]
-    for (i = n - 1; i >= first; i--) name = name "." part[i]
+    for (i = n - 1; i >= 1; i--) name = name "." part[i]
     return name
 }
 NR > 1 { source = host($1); target = host($2); if (source != "" && target != "" && source != target) print source "\t" target }

@@ -256,15 +256,23 @@ def iter_pages(
     unreadable: Callable[[str, Exception], None],
     summary: Summary,
     workers: int = 1,
+    url: str | None = None,
+    schemes: Iterable[str] | None = None,
+    same_host: bool = False,
+    external: bool = False,
     parser: str | None = None,
 ) -> Iterator[tuple[str | None, T]]:
-    """Every document of many inputs ``(source, name, strict)``, one without links too, as
-    its own URL (``page_url``, None when not known) and its links rendered where they are
-    extracted (in the workers): what a link graph is built of (graph/build.py), and a
-    coverage check (coverage/build.py). A fourth item is the input's URL in a mirrored site,
-    as :func:`iter_rendered`'s; ``parser``: "html5" or "lxml" (None: the default)."""
+    """Every document of many inputs ``(source, name, strict)`` (a fourth item: its URL in a
+    mirrored site), one without links too, as its own URL (``page_url``, None when not known)
+    and its links rendered where they are extracted (in the workers): what a link graph is
+    built of (graph/build.py), and a coverage check (coverage/build.py). ``url``, ``kinds``,
+    ``schemes``, ``same_host``, ``external``: as for :func:`iter_links` (the same filters, so
+    a graph is the graph of the links ``extract`` gives with them); ``parser``: "html5" or
+    "lxml" (None: the default)."""
+    keep = keep_only(schemes, same_host, external)
+    options = Options(url)
     count = counter(summary, None)
-    task = _task(mode, None, kinds, None, render, Options(), count=count, parser=parser)
+    task = _task(mode, None, kinds, None, render, options, keep=keep, count=count, parser=parser)
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)
     for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):

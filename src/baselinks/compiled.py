@@ -9,7 +9,9 @@ runs once each way (.ci/run).
 The HTML5 parser (``load/_chtml5``, :data:`PARSER`) is built the same way but is no copy of a
 pure module: it is a second parser, chosen by ``parser=`` (load/html5.py), whose trees differ
 from lxml's by the documented classes. ``BASELINKS_PURE`` does not turn it off;
-``BASELINKS_PARSER=lxml`` does, as ``--parser lxml`` does.
+``BASELINKS_PARSER=lxml`` does, as ``--parser lxml`` does. Its native walk (the walk over lexbor's
+own nodes, load/_chtml5_walk.pxi) is a compiled copy of find/walk.py's and is turned off by
+``BASELINKS_PURE=1`` with the others (the parse is then copied into lxml's tree at once).
 
 Standard library only: ``baselinks --version`` reports :func:`status` without importing lxml or
 the extensions (each is looked for as a file, not loaded).

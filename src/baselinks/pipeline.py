@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from .base.layers import (
     Base,
+    base_from_href,
     encapsulating_base,
     establish_base,
     retrieval_base,
@@ -34,9 +35,10 @@ from .base.layers import (
     written_base,
 )
 from .base.xmlbase import XMLBase
-from .find.directives import header_nofollow, meta_nofollow
+from .find.directives import header_nofollow, meta_nofollow, metas_nofollow
 from .find.feeds import FeedReader
 from .find.linktable import PLACEMENTS
+from .find.native import native_links
 from .find.sheets import FINDERS, LOADERS, Finder
 from .find.walk import header_links, raw_links, select_roots
 from .load.containers import Part
@@ -92,14 +94,22 @@ def _document_links(
         if resolver_class(walking.mode).query_in_document_encoding
         else None
     )
-    # RFC 1808 §3.1 over the fallback
-    base = establish_base(document.tree, fallback, walking.mode, codec)
+    # the walk over lexbor's own nodes where the document was kept as them and nothing needs
+    # lxml's tree (--select does); else over lxml's
+    native = document.native if walking.select is None else None
+    raws = None if native is None else native_links(native, walking.attributes)
+    if native is not None and raws is not None:
+        # RFC 1808 §3.1 over the fallback, the first <base href> found the same way
+        base = base_from_href(native.base_href(), fallback, walking.mode, codec)
+    else:
+        base = establish_base(document.tree, fallback, walking.mode, codec)
+        roots = select_roots(document.tree, walking.select)
+        raws = raw_links(document.tree, roots, walking.attributes)
     # the page's robots meta was read by part_links; a nested document's own is read here
-    nofollow = walking.nofollow or (walking.depth > 0 and meta_nofollow(document.tree))
+    nofollow = walking.nofollow or (walking.depth > 0 and _meta_nofollow(document))
     link = Linker(base, walking.mode, document.name, codec, fallback, walking.origin, nofollow).link
     links: list[Link] = []
-    roots = select_roots(document.tree, walking.select)
-    for raw in raw_links(document.tree, roots, walking.attributes):
+    for raw in raws:
         if not raw.nested:
             links.append(link(raw))
         elif walking.depth < MAX_SRCDOC_DEPTH:
@@ -166,6 +176,15 @@ def _feed_links(
     return links
 
 
+def _meta_nofollow(document: Document) -> bool:
+    """Whether the page's robots <meta> says nofollow (find/directives.py), read from lexbor's
+    nodes where the document is kept as them (its lxml tree is not copied for it)."""
+    native = document.native
+    if native is not None and document.root is None:
+        return metas_nofollow(native.metas())
+    return meta_nofollow(document.tree)
+
+
 Walk = Callable[[Document, Base, Walking, list[str]], list[Link]]
 
 # The documents whose tree may hold a <meta name=robots>.
@@ -207,7 +226,7 @@ def part_links(
     origin = origin._replace(page_url=own.url or None)
     # what the page says of all its links: nofollow by its headers or its robots <meta>
     nofollow = header_nofollow(part.headers) or (
-        document is not None and part.doctype in _PAGES and meta_nofollow(document.tree)
+        document is not None and part.doctype in _PAGES and _meta_nofollow(document)
     )
     if part.headers:
         # A redirect's Location, a Link header: relative to the URL that was fetched (§3.3),

@@ -33,6 +33,7 @@ __all__ = [
     "CODEBASE_ELEMENTS",
     "Base",
     "BaseSource",
+    "base_from_href",
     "codebase_applies",
     "encapsulating_base",
     "establish_base",
@@ -225,14 +226,27 @@ def establish_base(
     Heritrix apply it only to the links after it).
     """
     for element in _base_elements(tree):
-        href = element.get("href").strip(ASCII_WHITESPACE)
-        if href.lower().startswith(_REFUSED_SCHEMES):
-            return fallback
-        try:
-            url = encoding_parse(Resolver(fallback.url, mode), href, query_codec)
-        except URLError:
-            return fallback
-        if SCHEME_RE.match(url) is None:
-            return fallback
-        return Base(url, BaseSource.CONTENT)
+        return base_from_href(element.get("href"), fallback, mode, query_codec)
     return fallback
+
+
+def base_from_href(
+    href: str | None,
+    fallback: Base,
+    mode: str,
+    query_codec: codecs.CodecInfo | None = None,
+) -> Base:
+    """:func:`establish_base` for the href of the document's first ``<base href>`` (None: it
+    has none), found by whoever walked the document (the native walk reads lexbor's nodes)."""
+    if href is None:
+        return fallback
+    href = href.strip(ASCII_WHITESPACE)
+    if href.lower().startswith(_REFUSED_SCHEMES):
+        return fallback
+    try:
+        url = encoding_parse(Resolver(fallback.url, mode), href, query_codec)
+    except URLError:
+        return fallback
+    if SCHEME_RE.match(url) is None:
+        return fallback
+    return Base(url, BaseSource.CONTENT)

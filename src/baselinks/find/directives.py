@@ -22,7 +22,7 @@ from typing import Any
 
 from ..load.tokens import ASCII_WHITESPACE
 
-__all__ = ["header_nofollow", "meta_nofollow", "says_nofollow"]
+__all__ = ["header_nofollow", "meta_nofollow", "metas_nofollow", "says_nofollow"]
 
 # The directives that stop a crawler following a page's links.
 _NOFOLLOW = frozenset({"nofollow", "none"})
@@ -62,10 +62,14 @@ def meta_nofollow(tree: Any) -> bool:
     whole markup)."""
     if tree is None:
         return False
-    for meta in tree.iter("meta"):
-        name = meta.get("name")
-        if name is not None and name.strip(ASCII_WHITESPACE).lower() == "robots":
-            content = meta.get("content")
-            if content and says_nofollow(content):
-                return True
+    return metas_nofollow((meta.get("name"), meta.get("content")) for meta in tree.iter("meta"))
+
+
+def metas_nofollow(metas: Iterable[tuple[str | None, str | None]]) -> bool:
+    """:func:`meta_nofollow` for the (name, content) of each ``<meta>`` of a page, in tree order
+    (the native walk reads them from lexbor's nodes)."""
+    for name, content in metas:
+        robots = name is not None and name.strip(ASCII_WHITESPACE).lower() == "robots"
+        if robots and content and says_nofollow(content):
+            return True
     return False

@@ -123,6 +123,8 @@ class _Table:
         self.text_needs = {tag: VALUE_CONDITIONS.get(s.when) for tag, s in self.text.items()}
         # the compiled walk of this table (_cwalk.Scanner), made on first use (raw_links)
         self.scanner: Any = None
+        # the native walk of this table (load/_chtml5's Walker), made on first use (native.py)
+        self.native: Any = None
 
     def steps_of(self, tag: str, keys: list[str], names: tuple[str, ...]) -> tuple[_Step, ...]:
         """The steps of an element ``tag`` with the attribute names ``keys``, in row order;

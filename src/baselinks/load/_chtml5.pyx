@@ -8,6 +8,7 @@ an empty HTML document lxml made (so that the tree is lxml's, with lxml's dict),
 shared object, whose libxml2 functions the copy calls.
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stddef cimport size_t
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes.tree cimport xmlNode
@@ -108,6 +109,9 @@ def parse_only(bytes data, size_t max_depth, size_t max_names) -> int:
             count = h5_count(doc)
             h5_free(doc)
     return count
+
+
+include "_chtml5_walk.pxi"
 
 
 def valid_utf8(bytes data) -> bool:

@@ -276,6 +276,9 @@ unhook(h5_ctx *c, lxb_html_document_t *doc)
 
 /* ---- the parse --------------------------------------------------------------------------- */
 
+static int settle_noscripts(lxb_html_document_t *doc, size_t max_depth, size_t max_names,
+                            int *why);
+
 /* The document, or NULL with *why set. Scripting on, as a browser parses: a <noscript>'s
  * contents are text (h5_to_libxml2 reads them as elements again). */
 lxb_html_document_t *
@@ -300,6 +303,9 @@ h5_parse(const char *data, size_t len, size_t max_depth, size_t max_names, int *
     unhook(&c, doc);
     if (status != LXB_STATUS_OK) {
         *why = c.why != H5_DONE ? c.why : H5_FAILED;
+        return lxb_html_document_destroy(doc);
+    }
+    if (settle_noscripts(doc, max_depth, max_names, why) != 0) {
         return lxb_html_document_destroy(doc);
     }
     *why = H5_DONE;
@@ -573,27 +579,10 @@ next_after(lxb_dom_node_t *node, const lxb_dom_node_t *top, int *ups)
     return node->next;
 }
 
-static long convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root, int reparse);
-
-/* A noscript's text as elements (h5_fragment), under its libxml2 node. */
+/* The children of lexbor's `top` copied under `root`, depth first without recursion (a
+ * noscript's contents as h5_parse settled them: settle_noscripts). */
 static long
-noscript_contents(h5_copy *k, lxb_dom_node_t *noscript, xmlNodePtr made)
-{
-    lexbor_str_t *text = &lxb_dom_interface_character_data(noscript->first_child)->data;
-    lxb_dom_node_t *fragment =
-        h5_fragment(k->doc, text, made->line, k->max_depth, k->max_names, &k->why);
-    if (fragment == NULL) {
-        return -1;
-    }
-    long n = convert(k, fragment, made, 0);
-    lxb_dom_node_destroy_deep(fragment);
-    return n;
-}
-
-/* The children of lexbor's `top` copied under `root`, depth first without recursion (but one
- * level into a noscript's re-parsed contents: `reparse` is off there). */
-static long
-convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root, int reparse)
+convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root)
 {
     long made_count = 0;
     xmlNodePtr xparent = root;
@@ -608,20 +597,12 @@ convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root, int reparse)
         if (made != NULL) {
             append(xparent, made);
             made_count++;
-            if (reparse && is_raw_noscript(node)) {
-                long n = noscript_contents(k, node, made);
-                if (n < 0) {
-                    return -1;
-                }
-                made_count += n;
-            } else {
-                lxb_dom_node_t *child = first_child(node);
-                if (child != NULL) {
-                    xparent = made;
-                    line = made->line;
-                    node = child;
-                    continue;
-                }
+            lxb_dom_node_t *child = first_child(node);
+            if (child != NULL) {
+                xparent = made;
+                line = made->line;
+                node = child;
+                continue;
             }
         }
         int ups;
@@ -638,7 +619,7 @@ convert(h5_copy *k, lxb_dom_node_t *top, xmlNodePtr root, int reparse)
  * Under `root` (an lxml <html> element without children, in an HTML document with a dict),
  * the children of lexbor's document element; and root gets its attributes. The number of
  * nodes made, or -1 with *why set (what was made is root's, freed with it). A noscript read as
- * text gets its contents as elements (h5_fragment), under the same limits as the parse.
+ * text has its contents as elements already (h5_parse settled them, under its limits).
  */
 long
 h5_to_libxml2(lxb_html_document_t *doc, xmlNodePtr root, size_t max_depth, size_t max_names,
@@ -658,7 +639,7 @@ h5_to_libxml2(lxb_html_document_t *doc, xmlNodePtr root, size_t max_depth, size_
     if (html != NULL) {
         lxb_dom_node_t *top = lxb_dom_interface_node(html);
         root->line = line_of(top, 1);
-        made = copy_attributes(k, root, html, 1) != 0 ? -1 : convert(k, top, root, 1);
+        made = copy_attributes(k, root, html, 1) != 0 ? -1 : convert(k, top, root);
         if (made < 0 && k->why == H5_DONE) {
             k->why = H5_FAILED;
         }
@@ -686,6 +667,176 @@ h5_count(lxb_html_document_t *doc)
         node = child != NULL ? child : next_after(node, top, &ups);
     }
     return n;
+}
+
+/* ---- noscripts settled ------------------------------------------------------------------- */
+
+/* The line the copy gives `node`, knowing its parent's (line_of, as convert() applies it). */
+static inline size_t
+copy_line(const lxb_dom_node_t *node, size_t parent_line)
+{
+    return line_of(node, (unsigned short) parent_line);
+}
+
+/*
+ * Each <noscript> whose contents the scripting-on parse made one text gets, in place of that
+ * text, the elements a browser without scripting builds (h5_fragment, its lines going on from
+ * the noscript's line as the copy has it): what the copy and the native walk both read, parsed
+ * once, in document order, under the same limits (the copy did this as it went). 0, or -1
+ * with *why set.
+ */
+static int
+settle_noscripts(lxb_html_document_t *doc, size_t max_depth, size_t max_names, int *why)
+{
+    lxb_dom_element_t *html = lxb_dom_document_element(&doc->dom_document);
+    if (html == NULL) {
+        return 0;
+    }
+    lxb_dom_node_t *top = lxb_dom_interface_node(html);
+    size_t room = 64, depth = 0;
+    size_t *lines = malloc(room * sizeof(size_t));
+    if (lines == NULL) {
+        *why = H5_FAILED;
+        return -1;
+    }
+    lines[0] = line_of(top, 1);
+    lxb_dom_node_t *node = top->first_child;
+    while (node != NULL) {
+        size_t line = lines[depth];
+        if (node->type == LXB_DOM_NODE_TYPE_ELEMENT) {
+            size_t own = copy_line(node, line);
+            if (is_raw_noscript(node)) {
+                lxb_dom_node_t *text = node->first_child;
+                lexbor_str_t *raw = &lxb_dom_interface_character_data(text)->data;
+                lxb_dom_node_t *fragment =
+                    h5_fragment(doc, raw, own, max_depth, max_names, why);
+                if (fragment == NULL) {
+                    free(lines);
+                    return -1;
+                }
+                lxb_dom_node_remove_wo_events(text);
+                lxb_dom_node_destroy(text);
+                while (fragment->first_child != NULL) {
+                    lxb_dom_node_t *moved = fragment->first_child;
+                    lxb_dom_node_remove_wo_events(moved);
+                    lxb_dom_node_insert_child_wo_events(node, moved);
+                }
+                lxb_dom_node_destroy_deep(fragment);
+                /* what was parsed inside is no raw noscript: passed over, as the copy did */
+            } else {
+                lxb_dom_node_t *child = first_child(node);
+                if (child != NULL) {
+                    if (++depth == room) {
+                        size_t *grown = realloc(lines, 2 * room * sizeof(size_t));
+                        if (grown == NULL) {
+                            free(lines);
+                            *why = H5_FAILED;
+                            return -1;
+                        }
+                        lines = grown;
+                        room *= 2;
+                    }
+                    lines[depth] = own;
+                    node = child;
+                    continue;
+                }
+            }
+        }
+        int ups;
+        node = next_after(node, top, &ups);
+        depth -= (size_t) ups;
+    }
+    free(lines);
+    return 0;
+}
+
+/* ---- lexbor's own nodes, as the copy makes them: for the native walk (_chtml5_walk.pxi) ---- */
+
+lxb_dom_node_t *
+h5_root(lxb_html_document_t *doc)
+{
+    lxb_dom_element_t *html = lxb_dom_document_element(&doc->dom_document);
+    return html != NULL ? lxb_dom_interface_node(html) : NULL;
+}
+
+lxb_dom_node_t *
+h5_child(lxb_dom_node_t *node)
+{
+    return first_child(node);
+}
+
+lxb_dom_node_t *
+h5_after(lxb_dom_node_t *node, const lxb_dom_node_t *top, int *ups)
+{
+    return next_after(node, top, ups);
+}
+
+lxb_dom_node_t *
+h5_next(lxb_dom_node_t *node)
+{
+    return node->next;
+}
+
+int
+h5_kind(const lxb_dom_node_t *node)
+{
+    return node->type == LXB_DOM_NODE_TYPE_ELEMENT ? 1 : node->type == LXB_DOM_NODE_TYPE_TEXT ? 3 : 0;
+}
+
+/* 1 for an element of another namespace than HTML's (its names are lower-cased in the copy) */
+int
+h5_foreign(const lxb_dom_node_t *node)
+{
+    return node->ns != LXB_NS_HTML;
+}
+
+size_t
+h5_line(const lxb_dom_node_t *node, size_t parent_line)
+{
+    return copy_line(node, parent_line);
+}
+
+const lxb_char_t *
+h5_name(lxb_dom_node_t *node, size_t *len)
+{
+    return lxb_dom_element_qualified_name(lxb_dom_interface_element(node), len);
+}
+
+lxb_dom_attr_t *
+h5_attrs(lxb_dom_node_t *node)
+{
+    return lxb_dom_interface_element(node)->first_attr;
+}
+
+lxb_dom_attr_t *
+h5_attr_next(lxb_dom_attr_t *attr)
+{
+    return attr->next;
+}
+
+const lxb_char_t *
+h5_attr_name(lxb_dom_attr_t *attr, size_t *len)
+{
+    return lxb_dom_attr_qualified_name(attr, len);
+}
+
+const lxb_char_t *
+h5_attr_value(lxb_dom_attr_t *attr, size_t *len)
+{
+    if (attr->value == NULL || attr->value->data == NULL) {
+        *len = 0;
+        return (const lxb_char_t *) "";
+    }
+    *len = attr->value->length;
+    return attr->value->data;
+}
+
+const lxb_char_t *
+h5_text(lxb_dom_node_t *node, size_t *len)
+{
+    lexbor_str_t *s = &lxb_dom_interface_character_data(node)->data;
+    *len = s->length;
+    return s->data != NULL ? s->data : (const lxb_char_t *) "";
 }
 
 /* ---- UTF-8 ------------------------------------------------------------------------------ */

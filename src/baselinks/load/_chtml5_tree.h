@@ -26,4 +26,19 @@ long h5_to_libxml2(lxb_html_document_t *doc, xmlNodePtr root, size_t max_depth,
 long h5_count(lxb_html_document_t *doc);
 int h5_valid_utf8(const unsigned char *data, size_t len);
 
+/* lexbor's nodes as the copy makes them (template contents as children, noscripts settled) */
+lxb_dom_node_t *h5_root(lxb_html_document_t *doc);
+lxb_dom_node_t *h5_child(lxb_dom_node_t *node);
+lxb_dom_node_t *h5_after(lxb_dom_node_t *node, const lxb_dom_node_t *top, int *ups);
+lxb_dom_node_t *h5_next(lxb_dom_node_t *node);
+int h5_kind(const lxb_dom_node_t *node);
+int h5_foreign(const lxb_dom_node_t *node);
+size_t h5_line(const lxb_dom_node_t *node, size_t parent_line);
+const lxb_char_t *h5_name(lxb_dom_node_t *node, size_t *len);
+lxb_dom_attr_t *h5_attrs(lxb_dom_node_t *node);
+lxb_dom_attr_t *h5_attr_next(lxb_dom_attr_t *attr);
+const lxb_char_t *h5_attr_name(lxb_dom_attr_t *attr, size_t *len);
+const lxb_char_t *h5_attr_value(lxb_dom_attr_t *attr, size_t *len);
+const lxb_char_t *h5_text(lxb_dom_node_t *node, size_t *len);
+
 #endif

@@ -23,6 +23,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..compiled import disabled
 from ..compiled import load as load_compiled
 
 # the module under a name of its own: `from baselinks.load import html5` must find the module,
@@ -147,10 +148,17 @@ def parse_utf8(data: bytes, parser: str | None = None) -> Any:
     return _parse(data, _html5.choose(parser))[0]
 
 
-def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
-    """The root element; what the parser could not read ("" when it read everything); and
-    whether it read every byte of ``data`` as UTF-8 and found none invalid (False when it
-    found one, or cannot say: libxml2 stopped early, or its log filled up).
+# Whether an HTML5 parse is kept as lexbor's own nodes, its lxml tree copied only when asked
+# (Document.tree): the native walk (load/_chtml5_walk.pxi) reads them. Off with
+# BASELINKS_PURE=1, as the compiled modules are: the parse is then copied at once.
+_NATIVE = not disabled()
+
+
+def _parse(data: bytes, parser: str = "lxml", keep: bool = False) -> tuple[Any, str, bool]:
+    """The root element (with ``keep``, where the HTML5 parser is used: lexbor's parse,
+    html5.parsed, its tree not yet copied); what the parser could not read ("" when it read
+    everything); and whether it read every byte of ``data`` as UTF-8 and found none invalid
+    (False when it found one, or cannot say: libxml2 stopped early, or its log filled up).
 
     ``parser`` "html5": the HTML standard's tree, which needs none of libxml2's repairs below;
     but a document past its limits (html5.MAX_DEPTH, MAX_NAMES) is libxml2's.
@@ -166,7 +174,8 @@ def _parse(data: bytes, parser: str = "lxml") -> tuple[Any, str, bool]:
         # lexbor copies any byte into the tree, where lxml could not read it back: bytes that
         # are not UTF-8 are read as U+FFFD (load decodes such a page and parses it again)
         utf8 = _html5.valid_utf8(html5_data)
-        root = _html5.tree(html5_data if utf8 else html5_data.decode("utf-8", "replace").encode())
+        given = html5_data if utf8 else html5_data.decode("utf-8", "replace").encode()
+        root = _html5.parsed(given) if keep and _NATIVE else _html5.tree(given)
         if root is not None:
             return root, capped, utf8 and not capped
     valid = True
@@ -312,8 +321,29 @@ class Document:
     encoding: str
     encoding_source: str  # "bom", "transport", "meta", "utf-16-detected", "utf-8-detected",
     #                       "default", or "text"
-    tree: Any  # lxml root element
+    root: Any  # lxml root element (None while ``native`` holds the parse: see tree)
     unread: str = ""  # what the parser could not read, when it stopped early ("" when none)
+    # lexbor's parse, kept (html5.parsed): the native walk reads it, and the lxml tree is
+    # copied from it only when asked for
+    native: Any = None
+
+    @property
+    def tree(self) -> Any:
+        """The lxml root element: copied from lexbor's parse when first asked (--select, a
+        walk the native one leaves to lxml's tree, a program's own use)."""
+        root = self.root
+        if root is None and self.native is not None:
+            root = self.native.tree()
+            if root is None:  # the copy ran out of memory: libxml2 reads it, as tree() did
+                content = self.content
+                data = (
+                    content
+                    if isinstance(content, bytes)
+                    else content.encode("utf-8", "surrogatepass")
+                )
+                root = _parse(data, "lxml")[0]
+            object.__setattr__(self, "root", root)
+        return root
 
     @property
     def text(self) -> str:
@@ -350,9 +380,9 @@ def load(
         # by a check in C; where neither can, Python's decoder does. If it is not, it is
         # decoded (U+FFFD, or windows-1252 when only guessed) and parsed again, as every other
         # page is.
-        root, unread, vouched = _parse(data, chosen)
+        root, unread, vouched = _parse(data, chosen, keep=True)
         if (vouched and _CHECKS_UTF8) or _is_utf8(data):
-            return Document(label, data, "utf-8", found, root, unread)
+            return _document(label, data, "utf-8", found, root, unread)
     return _decoded(data, label, encoding, found, chosen)
 
 
@@ -367,16 +397,27 @@ def _decoded(
         utf8 = data  # valid UTF-8 (nothing was replaced): already the bytes the parser wants
     else:
         utf8 = text.encode("utf-8", "surrogatepass")
-    root, unread, _ = _parse(utf8, _html5.choose(parser))
+    root, unread, _ = _parse(utf8, _html5.choose(parser), keep=True)
     if decoded.encoding == REPLACEMENT and data:
         unread = REPLACEMENT_UNREAD
-    return Document(label, text, decoded.encoding, decoded.source, root, unread)
+    return _document(label, text, decoded.encoding, decoded.source, root, unread)
 
 
 def load_text(text: str, name: str, parser: str | None = None) -> Document:
     """A document that is already text (an ``iframe srcdoc``): parse only."""
-    root, unread, _ = _parse(text.encode("utf-8", "surrogatepass"), _html5.choose(parser))
-    return Document(name, text, "utf-8", "text", root, unread)
+    root, unread, _ = _parse(
+        text.encode("utf-8", "surrogatepass"), _html5.choose(parser), keep=True
+    )
+    return _document(name, text, "utf-8", "text", root, unread)
+
+
+def _document(
+    name: str, content: str | bytes, encoding: str, source: str, root: Any, unread: str
+) -> Document:
+    """The Document, its ``root`` an lxml element, or lexbor's parse kept as ``native``."""
+    if root is not None and not isinstance(root, etree._Element):
+        return Document(name, content, encoding, source, None, unread, native=root)
+    return Document(name, content, encoding, source, root, unread)
 
 
 # https://html.spec.whatwg.org/#parsing-main-inbody, 'A start tag whose tag name is "html"':

@@ -38,7 +38,9 @@ __all__ = [
     "PARSERS",
     "ParserWarning",
     "choose",
+    "engine",
     "parse_only",
+    "parsed",
     "tree",
     "unavailable",
     "valid_utf8",
@@ -170,6 +172,24 @@ def tree(data: bytes) -> Any | None:
     if why == engine.DEEP:
         root, why = engine.tree(flatten(data, MAX_DEPTH), 2 * MAX_DEPTH, MAX_NAMES)
     return root
+
+
+def parsed(data: bytes) -> Any | None:
+    """``data`` (UTF-8 bytes) as lexbor parsed it, kept as lexbor's own nodes
+    (``_chtml5.Parsed``: its native walk, its first <base href>, its lxml tree when asked);
+    None where :func:`tree` would give None. The limits are :func:`tree`'s."""
+    engine = _bound()[0]
+    if engine is None:
+        return None
+    found, why = engine.parse(data, MAX_DEPTH, MAX_NAMES)
+    if why == engine.DEEP:
+        found, why = engine.parse(flatten(data, MAX_DEPTH), 2 * MAX_DEPTH, MAX_NAMES)
+    return found
+
+
+def engine() -> ModuleType | None:
+    """The HTML5 parser's extension, bound and self-tested; None where it cannot be used."""
+    return _bound()[0]
 
 
 def valid_utf8(data: bytes) -> bool:

@@ -21,9 +21,11 @@ except ImportError as exc:  # an optional dependency: say how to get it
 from baselinks import MODES
 from baselinks.dataflow import local_path
 from baselinks.errors import describe, printable
+from baselinks.graph.build import GraphOptions
+from baselinks.graph.files import LAYOUTS
 from baselinks.graph.names import LEVELS
 from baselinks.run.options import add_filters
-from baselinks.spark.graph import build_graph
+from baselinks.spark.graph import build_graph, write_layout
 from baselinks.spark.links import Counters, extract_links
 
 
@@ -62,10 +64,7 @@ def _parser() -> argparse.ArgumentParser:
         help="write the link graph at this level (page, host, domain) instead of the links: "
         "OUTPUT/vertices.parquet (id, name) and OUTPUT/edges.parquet (src, dst)",
     )
-    parser.add_argument("--keep-www", action="store_true", help="--graph: keep www. in hosts")
-    parser.add_argument(
-        "--private-domains", action="store_true", help="--graph domain: the PSL's private section"
-    )
+    _graph_options(parser)
     parser.add_argument(
         "--overwrite", action="store_true", help="replace an existing output (else: an error)"
     )
@@ -93,6 +92,43 @@ def _parser() -> argparse.ArgumentParser:
         help="the Parquet files' codec (default snappy)",
     )
     return parser
+
+
+def _graph_options(parser: argparse.ArgumentParser) -> None:
+    """--graph's options, as ``baselinks graph``'s (cli/graphcommand.py)."""
+    parser.add_argument(
+        "--layout", choices=LAYOUTS, default="baselinks",
+        help="--graph: common-crawl writes OUTPUT/NAME-vertices.txt.gz and NAME-edges.txt.gz "
+        "as Common Crawl releases its graphs (the driver writes them: a local OUTPUT)",
+    )  # fmt: skip
+    parser.add_argument("--name", help="--layout common-crawl: the files' prefix")
+    parser.add_argument(
+        "--www", choices=("keep", "strip"), default="keep", help="--graph: a host's www. (keep)"
+    )
+    parser.add_argument("--keep-www", action="store_true", help=argparse.SUPPRESS)  # 0.2's
+    parser.add_argument(
+        "--weights", action="store_true", help="--graph: how many links and pages per edge"
+    )
+    parser.add_argument(
+        "--private-domains", action="store_true", help="--graph domain: the PSL's private section"
+    )
+    parser.add_argument(
+        "--multipart-suffixes", action="store_true",
+        help="--graph domain: a multi-part public suffix (gov.uk) its own domain",
+    )  # fmt: skip
+
+
+def _graph_of(args: argparse.Namespace) -> GraphOptions:
+    form = "common-crawl" if args.layout == "common-crawl" else "parquet"
+    name = args.name
+    if form == "common-crawl" and name is None:
+        name = os.path.basename(os.path.normpath(args.output))
+    return GraphOptions(
+        level=args.graph, form=form, name=name, weights=args.weights,
+        keep_www=args.www == "keep" or args.keep_www, private_domains=args.private_domains,
+        multipart=args.multipart_suffixes, kinds=None if args.kinds is None else tuple(args.kinds),
+        schemes=args.schemes, same_host=args.same_host, external=args.external, mode=args.mode,
+    ).checked()  # fmt: skip
 
 
 def _exists(path: str) -> bool | None:
@@ -172,6 +208,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("no input: give WARC paths or --manifest")
     if args.num_output_partitions is not None and args.num_output_partitions < 1:
         parser.error(f"--num-output-partitions: expected 1 or more: {args.num_output_partitions}")
+    graph_options = None
+    if args.graph is not None:
+        if args.unique or args.fields:
+            parser.error("--graph: --unique and --fields are the links' options, not the graph's")
+        try:
+            graph_options = _graph_of(args)
+        except ValueError as exc:
+            parser.error(f"--graph: {exc}")
+        if graph_options.form == "common-crawl" and local_path(args.output) is None:
+            parser.error("--layout common-crawl: the driver writes the files: a local --output")
     if not args.overwrite and _exists(args.output):
         print(
             f"baselinks: {printable(args.output)}: exists (--overwrite replaces it)",
@@ -190,16 +236,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             )  # fmt: skip
             frames = {"": frame}
         else:
-            graph = build_graph(
-                spark, paths, level=args.graph, keep_www=args.keep_www,
-                private_domains=args.private_domains, counters=counters,
-            )  # fmt: skip
+            assert graph_options is not None
+            graph = build_graph(spark, paths, counters=counters, options=graph_options)
             frames = dict(zip(("vertices.parquet", "edges.parquet"), graph, strict=True))
-        failed = _write(frames, args)
+        if graph_options is not None and graph_options.form == "common-crawl":
+            failed = _write_layout(graph, args, graph_options)
+        else:
+            failed = _write(frames, args)
         if failed:
             return 1
         seconds = time.monotonic() - start
-        record = {name: counter.value for name, counter in counters._asdict().items()}
+        record = {n: c.value for n, c in counters._asdict().items() if c is not None}
+        if args.graph is None:
+            del record["dropped"]  # the graph's: none here
         record.update(inputs=len(paths), seconds=round(seconds, 1))
         if args.graph is not None:
             record.update(graph=args.graph)
@@ -210,7 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # after Spark has stopped, so that nothing of its own follows: the summary's lines last
     if written is not None:
         print(f"baselinks: counters in {written}", file=sys.stderr)
-    print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)
+    if args.graph is not None and counters.dropped_text():  # what the graph left out, then
+        print(f"baselinks: {args.graph} graph: {counters.dropped_text()}", file=sys.stderr)
+    print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)  # the summary: last
     return 1 if record["failed_files"] else 0
 
 
@@ -241,6 +292,21 @@ def _write(frames: dict[str, DataFrame], args: argparse.Namespace) -> bool:
                 conf.unset(_TIMESTAMPS)
             else:
                 conf.set(_TIMESTAMPS, before)
+    return False
+
+
+def _write_layout(
+    graph: tuple[DataFrame, DataFrame], args: argparse.Namespace, options: GraphOptions
+) -> bool:
+    """The graph in Common Crawl's layout, written by the driver (spark/graph.py): True once
+    it fails (said in one line)."""
+    target = local_path(args.output)
+    assert target is not None
+    try:
+        write_layout(*graph, os.fspath(target), options)
+    except Exception as exc:  # a full disk, a job that failed on the executors
+        print(f"baselinks: {printable(f'{args.output}: {_first_line(exc)}')}", file=sys.stderr)
+        return True
     return False
 
 

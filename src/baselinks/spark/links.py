@@ -93,13 +93,28 @@ class Counters(NamedTuple):
     errors: Accumulator[int]
     warnings: Accumulator[int]
     skipped: Accumulator[dict[str, int]]  # by reason, as the CLI's summary counts them
+    # the graph's drops: "link:REASON", "document:REASON" (spark/graph.py)
+    dropped: Accumulator[dict[str, int]] | None = None
 
     @classmethod
     def of(cls, spark: SparkSession) -> Counters:
         context = spark.sparkContext
         files, documents, links, failed, errors, warned = (context.accumulator(0) for _ in "123456")
         skipped = context.accumulator({}, _Counts())
-        return cls(files, documents, links, failed, errors, warned, skipped)
+        dropped = context.accumulator({}, _Counts())
+        return cls(files, documents, links, failed, errors, warned, skipped, dropped)
+
+    def dropped_text(self) -> str:
+        """The graph's drops as its summary line says them: ``dropped 3 links (2 self-loop,
+        1 not-web); dropped 1 document (1 no-host)`` ("" when none)."""
+        found = {} if self.dropped is None else self.dropped.value
+        parts = []
+        for what in ("link", "document"):
+            mine = {k.partition(":")[2]: n for k, n in found.items() if k.startswith(what + ":")}
+            if mine:
+                reasons = ", ".join(f"{n:,} {reason}" for reason, n in sorted(mine.items()))
+                parts.append(f"dropped {counted(sum(mine.values()), what)} ({reasons})")
+        return "; ".join(parts)
 
     def __str__(self) -> str:
         """As the CLI's summary line: ``4 files, 11 documents, 18 links; skipped 9 (5 request

@@ -46,10 +46,12 @@ from typing import Any, BinaryIO, NamedTuple, cast
 
 from warcio.exceptions import ArchiveLoadFailed
 
+from ... import compiled
 from ...errors import InputError, InputWarning
 from .entries import Entry, Part
 from .resync import Damage, Window, archive_inside, report_and_find
 from .sniff import HEAD_BYTES
+from .warcfast import fast_records
 from .warcreader import READ_ERRORS, Records
 from .warcrecord import (
     MAX_RECORD_BYTES,
@@ -61,11 +63,15 @@ from .warcrecord import (
 )
 from .warcrecord import origin as record_origin
 
-__all__ = ["MAX_RECORD_BYTES", "RecordReader", "iter_records"]
+__all__ = ["FAST", "MAX_RECORD_BYTES", "RecordReader", "iter_records"]
 
 # What one record is read for: warcio's record, its name and offset -> what it gives, in order
 # (warcrecord.record_entries: its document, or why none; captures.record_captures: the capture).
 RecordReader = Callable[[Any, str, int], Iterable[Any]]
+
+# Whether an intact .warc.gz is read by warcfast.py (off with BASELINKS_PURE=1, as the compiled
+# modules are: the whole suite then reads every WARC the careful way; the tests compare both).
+FAST = True
 
 
 def _located(
@@ -338,8 +344,19 @@ def iter_records(
     warc = head.lstrip().startswith(b"WARC/") or (
         b"WARC/" in head and not head.lstrip().startswith(b"filedesc://")
     )
+    skip = 0
+    fast = FAST and read is record_entries and not compiled.disabled()  # documents only
+    if gzipped and warc and stored and window.seekable and fast:
+        # an intact .warc.gz, read without warcio (warcfast.py); from the first record it
+        # does not vouch for, the whole file again by the careful path below
+        stream.seek(start)
+        given = yield from fast_records(stream, file)
+        if given is None:
+            return
+        stream.seek(start)
+        window, skip = Window(stream), given
     try:
-        yield from _iterate(window, file, _Form(warc, gzipped, stored, read))
+        yield from _iterate(window, file, _Form(warc, gzipped, stored, read), skip)
     except _NotPerRecordGzip as exc:
         if not window.rewind(start):
             yield InputError(
