@@ -107,11 +107,10 @@ def _with_origin(
 
 
 def _segment(
-    window: Window, file: str, form: _Form, skip: int, seen: list[int]
+    window: Window, file: str, form: _Form, skip: int
 ) -> Generator[Entry, None, Damage | None]:
     """The entries of the records from where ``window`` is, after the first ``skip``, up to
-    the end of the file (None) or to the first damage warcio cannot read past; the offset of
-    each record read is added to ``seen``."""
+    the end of the file (None) or to the first damage warcio cannot read past."""
     records = Records(window, form.warc, form.gzipped)
     wrong_lengths = WrongLengths(records, form.warc)
     count = 0
@@ -128,7 +127,6 @@ def _segment(
             yield from _followed(held, held_type)
             held = []
             offset = records.offset
-            seen.append(offset)
             count += 1
             name = record_name(record, file, offset)
             head_end = window.tell() - records.reader.rem_length()  # (uncompressed: in the file)
@@ -288,8 +286,7 @@ def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[
     the next record is found (:mod:`.resync`) and read on from."""
     while True:
         begun = window.tell()
-        seen: list[int] = []
-        damage = yield from _segment(window, file, form, skip, seen)
+        damage = yield from _segment(window, file, form, skip)
         if damage is None:
             return
         # warcio's offsets can fall before the place it was started at on garbage (a record
