@@ -44,6 +44,7 @@ ORDER = (
     "api",
     "graph",
     "wat",
+    "coverage",
     "dataflow",
     "spark",
     "scrapy",
@@ -98,6 +99,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.gzipmember": set(),  # a gzip member's header and footer (RFC 1952)
     # a crawl's records by what names them, and one read again by its offset (revisits)
     "load.containers.originals": set(),
+    "load.containers.captures": set(),  # one record → what it captured (a coverage scan)
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
     "load.document": {"lxml"},
@@ -137,6 +139,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "write.output": set(),
     "write.compress": {"backports", "compression"},  # -o NAME.zst: compression.zstd (3.14)
     "write.resumable": set(),  # -o FILE --resume: FILE.partial, made FILE at the end
+    "write.rows": set(),  # records that are no Link (coverage's) in formats.py's formats
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),
@@ -167,6 +170,22 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "wat.html": set(),  # reads the tree it is handed (lxml's), imports no parser
     "wat.record": set(),  # the WAT's WARC records, gzip and json of the standard library
     "wat.build": set(),
+    # coverage/: every link against what the archive captured (after the pipeline: it runs
+    # api.iter_pages, and reads the archives with load/containers/captures.py)
+    "coverage": set(),
+    "coverage.build": set(),
+    "coverage.store": set(),  # the captures on disk: the standard library's sqlite3
+    "coverage.scan": set(),
+    "coverage.inputs": set(),  # the paths given: archives, a mirror's files and their URLs
+    "coverage.index": set(),  # CDXJ and CDX lines: json, gzip
+    "coverage.keys": set(),
+    "coverage.follow": set(),
+    "coverage.fragments": set(),  # the HTML standard's indicated part, over the lxml tree given
+    "coverage.classify": set(),
+    "coverage.tally": set(),
+    "coverage.summary": set(),
+    "coverage.output": {"pyarrow"},  # Parquet with the parquet extra
+    "coverage.report": set(),  # the HTML report: html, json
     "dataflow": set(),  # a URL input is opened by run.inputs
     # the one folder that knows Spark; its driver is what spark-submit runs, so it imports
     # baselinks by name. Nothing else imports it: the core never needs pyspark.
@@ -175,6 +194,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "spark.graph": {"pyspark", "baselinks"},
     "spark.revisits": {"pyspark", "baselinks"},  # the revisits' originals of a job's files
     "spark.wat": {"pyspark", "baselinks", "fsspec"},  # one WAT per WARC; fsspec: a remote folder
+    "spark.coverage": {"pyspark", "baselinks"},  # coverage by joins, the one-machine rules
     "spark.driver": {"pyspark", "baselinks", "fsspec"},  # fsspec: a remote output's check
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
@@ -189,6 +209,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
     "cli.resuming": set(),  # extract --resume: its rule, journal and output, wired
     "cli.watcommand": set(),  # baselinks wat: its grammar and wiring
+    "cli.coveragecommand": set(),  # baselinks coverage: its grammar and wiring
 }
 
 

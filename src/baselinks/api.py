@@ -289,16 +289,19 @@ def iter_pages(
     same_host: bool = False,
     external: bool = False,
     revisits: bool | RevisitIndex = True,
+    parser: str | None = None,
 ) -> Iterator[tuple[str | None, T]]:
     """Every document of many inputs ``(source, name, strict)`` (a fourth item: its URL in a
     mirrored site), one without links too, as its own URL (``page_url``, None when not known)
     and its links rendered where they are extracted (in the workers): what a link graph is
-    built of (graph/build.py). ``url``, ``kinds``, ``schemes``, ``same_host``, ``external``,
-    ``revisits``: as for :func:`iter_links` (the same filters, so a graph is the graph of the
-    links ``extract`` gives with them)."""
+    built of (graph/build.py), and a coverage check (coverage/build.py). ``url``, ``kinds``,
+    ``schemes``, ``same_host``, ``external``, ``revisits``: as for :func:`iter_links` (the same
+    filters, so a graph is the graph of the links ``extract`` gives with them); ``parser``:
+    "html5" or "lxml" (None: the default)."""
     keep = keep_only(schemes, same_host, external)
     options = Options(url, revisits=revisits)
-    task = _task(mode, None, kinds, None, render, options, keep=keep, count=counter(summary, None))
+    count = counter(summary, None)
+    task = _task(mode, None, kinds, None, render, options, keep=keep, count=count, parser=parser)
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)
     for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):

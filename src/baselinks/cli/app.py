@@ -33,7 +33,7 @@ from pathlib import Path
 from .. import compiled
 from .._version import __version__
 from ..errors import SelectError, printable, say
-from . import graphcommand, urlcommands, watcommand
+from . import coveragecommand, graphcommand, urlcommands, watcommand
 from .report import Progress, Teller, on_terminal, slow_path_once, total_size
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -281,6 +281,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, Teller),
     "ranks": graphcommand.ranks_command,
     "wat": lambda args, out: watcommand.wat_command(args, out, _inputs),
+    "coverage": lambda args, out: coveragecommand.coverage_command(args, out, Teller),
 }
 
 

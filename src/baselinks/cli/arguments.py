@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import printable
-from . import graphcommand, watcommand
+from . import coveragecommand, graphcommand, watcommand
 from .generate import GENERATE
 
 
@@ -30,6 +30,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _add_extract(commands)
     graphcommand.add_graph(commands)
     watcommand.add_wat(commands)
+    coveragecommand.add_coverage(commands)
     _add_url_commands(commands)
     _add_check(commands)
     parser.set_defaults(subparsers=commands.choices)
