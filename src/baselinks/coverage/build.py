@@ -106,6 +106,9 @@ def coverage_of(
                 unreadable=unreadable,
                 summary=summary,
                 workers=workers,
+                # a revisit is a capture (follow.py), and its page its original's, checked
+                # once: read again under the revisit's URL it would be a page twice
+                revisits=False,
             )
             for page_url, links in pages:
                 checked: list[Checked] = [classifier.check(link) for link in links]

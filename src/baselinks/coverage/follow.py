@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from typing import NamedTuple
 
 from ..errors import URLError
-from ..url.resolve import resolve
+from ..url.resolve import Mode, resolve
 from ..write.schema import utc_timestamp
 from .keys import split_fragment, target_key
 from .store import CACHED_KEYS, Stored
@@ -86,11 +86,12 @@ class _Served(NamedTuple):
 
 
 @functools.lru_cache(maxsize=CACHED_KEYS)
-def exact(url: str) -> str:
-    """``url`` as the URL Standard serialises it, without its fragment: what rule 2 compares
-    (``HTTP://E.com:80`` is ``http://e.com/``); as it is where it does not parse."""
+def exact(url: str, mode: Mode = "whatwg") -> str:
+    """``url`` as the URL Standard serialises it (``mode``: as a replaying browser parses it),
+    without its fragment: what rule 2 compares (``HTTP://E.com:80`` is ``http://e.com/``); as
+    it is where it does not parse."""
     try:
-        return resolve(url, "", mode="whatwg")
+        return resolve(url, "", mode=mode)
     except URLError:
         return split_fragment(url)[0]
 
@@ -119,11 +120,12 @@ def moment(date: str | None) -> float | None:
         return None
 
 
-def _location(row: Stored) -> str | None:
+def _location(row: Stored, mode: Mode = "whatwg") -> str | None:
+    """Where a redirect's Location leads (RFC 9110 §10.2.2), as a replaying browser goes."""
     if row.location is None:
         return None
     try:
-        return resolve(row.url, row.location.strip(), mode="whatwg")  # RFC 9110 §10.2.2
+        return resolve(row.url, row.location.strip(), mode=mode)
     except URLError:
         return row.location.strip() or None
 

@@ -102,7 +102,7 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
         elif url:
             found = _said_unused(found, name, url)
         index = options.revisits if isinstance(options.revisits, RevisitIndex) else None
-        found = with_originals(found, index, given.source)
+        found = with_originals(found, index, given.source, options.revisits is not False)
         yield from _counted(found, stream)
         damage = getattr(stream, "damage", "")  # a fetched body cut short or undecodable
         if damage:
@@ -415,7 +415,9 @@ def results(
     inputs, index = with_revisits(inputs, task.options.revisits, _sources)
     here = replace(task.options, revisits=index or False)  # (read here: with the index)
     # the workers need no index (a file holding revisits is read here): none is sent them
-    task = replace(task, options=replace(task.options, revisits=False))
+    # (an empty one: a revisit a worker meets is one no look found, unresolved; False: not looked)
+    elsewhere = RevisitIndex() if index is not None else False
+    task = replace(task, options=replace(task.options, revisits=elsewhere))
     work = units(inputs, here, workers, guard=unreadable is not None)
     # one process: each unit's events as they come (a streamed document's pieces one by one)
     run = task if workers > 1 else cast(Callable[[list[Event | Input]], list[Event]], task.events)

@@ -66,6 +66,7 @@ __all__ = [
 
 # The reason a revisit whose original is not found is skipped for (grouped as "revisit record").
 UNRESOLVED = "revisit record (its original is not in the inputs)"
+OFF = "revisit record"  # revisits=False: a revisit skipped, as before they were looked into
 _DIGEST_PROFILE = "identical-payload-digest"
 
 
@@ -331,12 +332,17 @@ E = TypeVar("E")
 
 
 def with_originals(
-    found: Iterator[E], index: RevisitIndex | None, source: Any
+    found: Iterator[E], index: RevisitIndex | None, source: Any, looked: bool = True
 ) -> Iterator[E | Any]:
-    """An input's entries, each revisit record's document its original's page (or skipped)."""
+    """An input's entries, each revisit record's document its original's page (or skipped).
+    ``looked`` False: revisits are not looked into (``revisits=False``), each skipped as a
+    ``revisit record``, not as one whose original is missing."""
     for entry in found:
         if isinstance(entry, Part) and entry.revisit is not None:
-            yield from revisited(entry, index, source)
+            if looked:
+                yield from revisited(entry, index, source)
+            else:
+                yield Skipped(entry.name, OFF)
         else:
             yield entry
 

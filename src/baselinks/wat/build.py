@@ -316,7 +316,14 @@ def _document(
         )
         part = replace(part, origin=origin)
     seen: list[Document] = []
-    links, unread, _ = part_links(part, options.mode, None, parser=options.parser, seen=seen.append)
+    found_links, said, _ = part_links(
+        part, options.mode, None, parser=options.parser, seen=seen.append
+    )
+    if isinstance(found_links, list):
+        links, unread = found_links, cast(str, said)
+    else:  # a document read as it comes (a sitemap, a feed): one WAT record holds all its links
+        links = [link for piece in found_links for link in piece]
+        unread = cast(Callable[[], str], said)()  # known once the pieces are read
     errors = [InputError(unread, part.name)] if unread else []
     if links and found.base is None:
         found.base = (links[-1].base, links[-1].base_source)

@@ -385,7 +385,7 @@ def iter_records(
         stream.seek(start)
         window, skip = Window(stream), given
     try:
-        yield from _iterate(window, file, _Form(warc, gzipped, stored, read), skip)
+        yield from _iterate(window, file, _Form(warc, gzipped, stored, read=read), skip)
     except _NotPerRecordGzip as exc:
         if not window.rewind(start):
             yield InputError(

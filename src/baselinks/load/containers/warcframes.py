@@ -40,6 +40,7 @@ from ...errors import InputError
 from .gzipmember import GZIP_MAGIC, Member, gzip_header, signed32
 from .httpmsg import MAX_HEADER_BYTES, MAX_HEADERS, parse_headers
 from .resync import Damage, Window, report_and_find, starts_arc_record
+from .warcrecord import MAX_MEMBER_BYTES
 
 __all__ = ["HEAD_BYTES", "FramedRecord", "Member", "frames", "signed32"]
 
@@ -82,6 +83,7 @@ class _Source:
         self.tail = b""  # what followed the deflate data: the footer, then the next member
         self.crc = 0
         self.member_length = 0  # a gzip member's, once its end was read
+        self.inflated = 0  # bytes a gzip member inflated to so far (the oversize rule's limit)
 
     def stored_length(self) -> int:
         if not self.member_length:
@@ -119,6 +121,20 @@ class _Source:
             if not self._more():
                 return self.read(len(self.pending))
 
+    def skip_line_ends(self) -> int:
+        """The CR and LF bytes next in the data passed over, however many (in bulk: one at a
+        time cost a copy of the data ready each); how many."""
+        skipped = 0
+        while self.pending or self._more():
+            rest = self.pending.lstrip(b"\r\n")
+            run = len(self.pending) - len(rest)
+            if run:
+                self.read(run)
+                skipped += run
+            if rest:
+                break
+        return skipped
+
     def peek(self, size: int) -> bytes:
         while len(self.pending) < size and self._more():
             pass
@@ -135,7 +151,15 @@ class _Source:
         if not chunk:
             raise EOFError("the gzip member is cut short (file truncated?)")
         before = len(self.inflater.unused_data)
-        data = self.inflater.decompress(chunk)
+        # no member is inflated past MAX_MEMBER_BYTES (warcrecord.py's oversize rule): past
+        # it, the member is damage, and the reading goes on at the next record's member
+        data = self.inflater.decompress(chunk, MAX_MEMBER_BYTES + 1 - self.inflated)
+        self.inflated += len(data)
+        if self.inflated > MAX_MEMBER_BYTES:
+            raise ValueError(
+                f"gzip member larger than {MAX_MEMBER_BYTES:,} bytes inflated (a record's "
+                "largest header and block): the rest of it is not read"
+            )
         if self.inflater.eof:
             self.tail = self.inflater.unused_data
             self.consumed += len(chunk) - len(self.tail) + before
@@ -334,9 +358,7 @@ def _finish(record: FramedRecord, source: _Source, window: Window, member: Membe
     record.block_length = block.read_length
     record.block_digest = block.digest()
     taken = source.taken
-    while source.peek(1) in (b"\r", b"\n"):
-        source.read(1)
-    record.slop = source.taken - taken
+    record.slop = source.skip_line_ends()
     if member is None:
         # as warcio's index: the record without the empty lines after it
         record.stored_length = taken - record.skipped
