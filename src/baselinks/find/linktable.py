@@ -282,6 +282,9 @@ HEADER_LINK_SOURCES: tuple[LinkSource, ...] = (
     LinkSource(
         _tags("http"), "refresh", REFRESH, "refresh", spec="#shared-declarative-refresh-steps"
     ),
+    # the representation's URL: a link Common Crawl's host graph counts (cc-pyspark), never
+    # an HTTP body's base (RFC 2616's rule is gone); a MIME part's is its base (base/)
+    LinkSource(_tags("http"), "content-location", URL, "other", spec="RFC 9110 §8.7"),
 )
 
 

@@ -280,7 +280,7 @@ def decode_content(body: bytes, headers: Iterable[tuple[str, str]], framed: bool
 
 
 # Response headers that carry links (walk.header_links finds them).
-LINK_HEADERS = ("location", "link", "refresh")
+LINK_HEADERS = ("location", "link", "refresh", "content-location")
 
 
 def body_damage(problem: str, decoded: bytes, name: str) -> InputError:
