@@ -46,6 +46,7 @@ CASES: dict[str, Case] = {
     "resolve": Case("bench_resolve.py", "resolution alone on real pairs, against urljoin, ada"),
     "discovery": Case("bench_discovery.py", "metadata, JSON-LD, feeds, sitemaps, robots.txt"),
     "graph": Case("bench_graph.py", "the link graph: its own work at scale"),
+    "coverage": Case("bench_coverage.py", "coverage's peak memory as a crawl grows to 100,000"),
     "spark": Case("bench_spark.py", "baselinks.spark against the CLI (the spark extra)"),
     "compiled": Case("bench_compiled.py", "mypyc and Cython over the pure URL modules"),
     "paths": Case("profile_paths.py", "one document's stages on each path"),

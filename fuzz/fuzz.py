@@ -478,8 +478,8 @@ def _command_line_errors(path: str) -> list[str]:
 
 
 def child() -> None:
-    """Read one request per line of stdin (a path; or JSON: {"path", "mode"}, the mode "read"
-    or "diff"); answer one JSON line per file on stdout."""
+    """Read one request per line of stdin (a path; or JSON: {"path", "mode"}, the mode "read",
+    "diff", "cli" or "formats"); answer one JSON line per file on stdout."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
     from baselinks.api import Summary
 
@@ -493,12 +493,16 @@ def child() -> None:
         outputs: dict[str, str] = {}
         stray = io.StringIO()
         before = _peak_reset()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         crash = ""
         with contextlib.redirect_stderr(stray), contextlib.redirect_stdout(stray):
             try:
                 if mode == "diff":
                     outputs = _outputs(path)
+                elif mode == "formats":  # fuzz_unicode.py: every format, what is wrong
+                    import fuzz_unicode
+
+                    errors = fuzz_unicode.format_problems(path)
                 elif mode == "cli":  # the command line's output: its errors are its stderr
                     errors = _command_line_errors(path)
                 else:
@@ -516,6 +520,7 @@ def child() -> None:
             "urls": urls,
             "outputs": outputs,
             "seconds": time.perf_counter() - started,
+            "cpu": time.process_time() - cpu,  # CPU time: what the shapes compare (fuzz_shapes)
         }
         answer.write(json.dumps(result) + "\n")
         answer.flush()
@@ -658,7 +663,7 @@ def summary(report: Report) -> str:
     )
 
 
-FAMILIES = ("mutate", "lost", "bounded", "differential")
+FAMILIES = ("mutate", "lost", "bounded", "differential", "unicode")
 
 
 def run_families(
@@ -691,6 +696,8 @@ def run_families(
                     family = fuzz_families.run_lost(compiled, work, count, seed, classify)
                 elif name == "bounded":
                     family = fuzz_families.run_bounded(compiled, work, long, classify, MEMORY_FLOOR)
+                elif name == "unicode":
+                    family = fuzz_families.run_unicode(compiled, work, count, seed)
                 else:
                     family = fuzz_families.run_differential(
                         (compiled, pure), work, _differential_inputs(count, seed)

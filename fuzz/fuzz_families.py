@@ -10,10 +10,15 @@
                   one dimension a header, a line, a boundary, a nesting, an attribute list or a
                   document's output can grow: under RLIMIT_AS, memory within 10 times the input
                   (64 MiB at least), and past a limit an error naming the file; with --long,
-                  the time per byte from one size to the next (reported, never asserted).
+                  the time per byte from one size to the next (reported, never asserted). And
+                  the shapes of issue 36 (fuzz_shapes.py), each read beside a benign baseline
+                  of its size: its memory and CPU time in proportion to the baseline's.
     differential  every case of the others and of fuzz.py's mutations read by the library, by
                   the command line with -j 1 and -j 2, and by the pure-Python path: the same
                   records, byte for byte.
+    unicode       lone surrogates and noncharacters in every form each reader decodes, through
+                  the library and every format (fuzz_unicode.py): text scalar where it enters,
+                  every output UTF-8 with its records whole.
 
 Each file is read in a child process (fuzz.Child: RLIMIT_AS, a time limit, restarted after a
 hang). ``python fuzz/fuzz.py --family lost --count 2000`` runs one family; ``--long`` runs
@@ -381,6 +386,46 @@ def _generic(classify: Any, data: bytes, result: dict[str, Any]) -> list[tuple[s
 
 def run_bounded(child: Any, work: Path, long: bool, classify: Any, memory_floor: int) -> Family:
     family = Family("bounded")
+    _run_dimensions(family, child, work, long, classify)
+    _run_shapes(family, child, work, long, classify)
+    return family
+
+
+def _run_shapes(family: Family, child: Any, work: Path, long: bool, classify: Any) -> None:
+    """Each shape of fuzz_shapes.py at each growth, then its baseline of the same size, in the
+    same child: the findings of fuzz.classify, and those of fuzz_shapes.judge."""
+    from fuzz_shapes import SHAPES, judge, judge_growth
+
+    for name, shape in SHAPES.items():
+        times: list[tuple[int, float, float]] = []
+        for growth in GROWTH_LONG if long else GROWTH:
+            data = shape.make(growth)
+            label = f"{name} x{growth} ({len(data):,} bytes)"
+            path = work / shape.file
+            path.write_bytes(data)
+            result = child.read(str(path))
+            baseline = None
+            if shape.baseline is not None:
+                path.write_bytes(shape.baseline(growth))
+                baseline = child.read(str(path))
+            family.cases += 1
+            if result is None or (shape.baseline is not None and baseline is None):
+                family.found("hang", label, "no answer in time")
+                continue
+            # memory against the baseline where there is one, else issue 29's rule
+            checked = _Mutant(data if baseline is None else b"x" * len(data))
+            for finding, detail in classify(checked, result):
+                if finding != "silent loss" and (finding != "memory" or baseline is None):
+                    family.found(finding, label, detail)
+            for finding, detail in judge(shape, growth, len(data), result, baseline):
+                family.found(finding, label, detail)
+            if baseline is not None:
+                times.append((len(data), float(result["cpu"]), float(baseline["cpu"])))
+        for finding, detail in judge_growth(times):
+            family.found(finding, name, detail)
+
+
+def _run_dimensions(family: Family, child: Any, work: Path, long: bool, classify: Any) -> None:
     for name, (make, mode) in DIMENSIONS.items():
         per_byte: list[tuple[int, float]] = []
         for growth in GROWTH_LONG if long else GROWTH:
@@ -405,6 +450,27 @@ def run_bounded(child: Any, work: Path, long: bool, classify: Any, memory_floor:
             )
             if ratio > 3 and t_big > 0.5:
                 family.found("time per byte grows", name, f"x{ratio:.1f}")
+
+
+def run_unicode(child: Any, work: Path, count: int, seed: int) -> Family:
+    """fuzz_unicode.py's cases, each read by the library and written in every format by the
+    command line, in the child (mode "formats"): each problem it names is a finding."""
+    from fuzz_unicode import cases
+
+    family = Family("unicode")
+    for case in cases(random.Random(seed), count):
+        path = work / case.file
+        path.write_bytes(case.data)
+        result = child.read(str(path), mode="formats")
+        family.cases += 1
+        label = f"{case.reader}: {', '.join(f'U+{code:04X}' for code in case.codes)}"
+        if result is None:
+            family.found("hang", label, "no answer in time")
+            continue
+        if result["crash"]:
+            family.found("traceback", label, str(result["crash"]).strip().splitlines()[-1])
+        for problem in result["errors"]:
+            family.found(str(problem).split(":")[0], label, str(problem))
     return family
 
 

@@ -150,3 +150,55 @@ def warc(
             )
         )
     return out.getvalue()
+
+
+# Where headless Chromium is looked for (Debian's package is `chromium`; Google's build and
+# Ubuntu's snap are named as they are).
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def chromium() -> str:
+    """The path of a Chromium to run headless, or a skip saying how to install one. CI installs
+    it and sets ``BASELINKS_REQUIRE_CHROMIUM``: there a missing Chromium fails instead."""
+    found = os.environ.get("BASELINKS_CHROMIUM") or next(
+        (path for name in CHROMIUM_NAMES if (path := shutil.which(name))), None
+    )
+    if found is None:
+        assert not os.environ.get("BASELINKS_REQUIRE_CHROMIUM"), (
+            "BASELINKS_REQUIRE_CHROMIUM is set, but no Chromium is installed"
+        )
+        pytest.skip(
+            "no Chromium to check against: apt-get install chromium (or set BASELINKS_CHROMIUM)"
+        )
+    return found
+
+
+def chromium_dom(browser: str, url: str, budget_ms: int = 3000) -> tuple[str, list[str]]:
+    """The DOM headless Chromium serialises for ``url`` once its scripts ran (a virtual-time
+    budget: no waiting on the clock), and the console messages it logged (one a line, each
+    "CONSOLE" line of its log: an error, a warning or a log call alike)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="baselinks-chromium-") as profile:
+        done = subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                f"--user-data-dir={profile}",
+                "--enable-logging=stderr",
+                "--v=0",
+                f"--virtual-time-budget={budget_ms}",
+                "--dump-dom",
+                url,
+            ],
+            capture_output=True,
+            timeout=180,
+            check=False,
+        )
+    log = done.stderr.decode("utf-8", "replace").splitlines()
+    return done.stdout.decode("utf-8", "replace"), [line for line in log if "CONSOLE" in line]

@@ -287,3 +287,39 @@ def test_unique_before_a_path_still_takes_no_value(capsys: pytest.CaptureFixture
     assert main(["extract", "--unique=everywhere", PAGE]) == 2
     # the valid values said (was: "ignored explicit argument 'everywhere'")
     assert "invalid choice: 'everywhere' (choose from document, run)" in capsys.readouterr().err
+
+
+# --url and url=: the retrieval URL (RFC 1808 §3.3) is absolute, with a scheme, as --root-url
+# is; "example.com/page" resolved "a" to "example.com/a", exit 0, nothing said.
+NOT_RETRIEVAL_URLS = [
+    ("example.com/page", "with a scheme"),
+    ("/page.html", "with a scheme"),
+    ("//example.com/page", "with a scheme"),
+    ("localhost:8000/page", "with a scheme"),  # a host and port, not the scheme "localhost"
+    ("example.com:8080/page", "with a scheme"),
+    ("https:page", "URL names a host"),
+    ("http:/page", "URL names a host"),
+    ("", "with a scheme"),
+    (" http://example.com/", "with a scheme"),
+]
+
+
+@pytest.mark.parametrize(("url", "message"), NOT_RETRIEVAL_URLS)
+def test_url_is_checked_as_root_url_is(
+    url: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", PAGE, "--url", url]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1].startswith("baselinks extract: error: argument --url: ")
+    assert message in captured.err and repr(url) in captured.err
+    with pytest.raises(ValueError, match=message):
+        baselinks.extract_links(b'<a href="a">a</a>', url=url)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://example.com/dir/page", "file:///home/user/page.html", "urn:isbn:0451450523"]
+)
+def test_url_with_a_scheme_is_taken(url: str) -> None:
+    links = baselinks.extract_links(b'<a href="#top">a</a>', url=url)
+    assert [link.url for link in links] == [url + "#top"]

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 import brotli
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baselinks import InputError, extract_links
 from baselinks.api import Summary
@@ -195,3 +197,79 @@ def test_only_the_decoders_own_error_is_damage() -> None:
     assert (caught.value.reason, caught.value.kept) == ("corrupt", b"")
     with pytest.raises(TypeError):
         coding._pieces((_failing(TypeError("a bug")), ValueError), b"data")
+
+
+# --- issue 36: a body decoded as it is read (a URL input's), by decode_coding's rules --------
+
+
+def _streams() -> dict[str, bytes]:
+    import gzip as gzip_module
+
+    import brotli
+
+    from baselinks.load.containers.coding import _zstd  # (the zstd module, as coding finds it)
+
+    page = b"<a href=x>" * 20_000
+    coded = {
+        "gzip": gzip_module.compress(page) + gzip_module.compress(b"<a href=tail>"),
+        "deflate": zlib.compress(page),
+        "raw deflate": zlib.compress(page)[2:-4],
+        "br": brotli.compress(page),
+    }
+    try:
+        _zstd(b"")
+    except InputError:
+        return coded  # no zstd here: the others
+    try:
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        from backports import zstd  # type: ignore[import-not-found,no-redef,unused-ignore]
+    return {**coded, "zstd": zstd.compress(page)}
+
+
+_CODED = _streams()
+
+
+@settings(max_examples=300)
+@given(
+    st.sampled_from(sorted(_CODED)),
+    st.sampled_from(["whole", "cut", "flip", "after", "text", "binary"]),
+    st.integers(min_value=0, max_value=1 << 30),
+    st.integers(min_value=0, max_value=7),
+)
+def test_a_stream_decoded_as_it_is_read_gives_what_decode_coding_gives(
+    name: str, damage: str, at: int, bit: int
+) -> None:
+    import io
+
+    from baselinks.load.containers.decoded import DecodedStream
+
+    data = _CODED[name]
+    at %= len(data)
+    body = {
+        "whole": data,
+        "cut": data[:at],
+        "flip": data[:at] + bytes([data[at] ^ (1 << bit)]) + data[at + 1 :],
+        "after": data + b"junk",
+        "text": b"<a href=plain>",
+        "binary": b"\x00\x01" * 300,
+    }[damage]
+    which = name.split()[-1]
+    stream = DecodedStream(io.BytesIO(body), which)
+    decoded = b"".join(iter(lambda: stream.read(65536), b""))
+    expected = coding.decode_coding(body, which)
+    assert decoded == expected.data
+    assert bool(stream.damage) == bool(expected.problem)
+
+
+def test_a_stream_decoded_as_it_is_read_decodes_no_more_than_is_asked() -> None:
+    # a bomb read through it: what is decoded is what the reader asked for, and a little more
+    import io
+
+    from baselinks.load.containers.decoded import DecodedStream
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = packer.compress(bytes(256 << 20)) + packer.flush()
+    stream = DecodedStream(io.BytesIO(bomb), "gzip")
+    assert len(stream.read(1 << 20)) == 1 << 20
+    assert stream.decoded <= 2 << 20

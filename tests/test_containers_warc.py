@@ -169,3 +169,133 @@ def test_a_wrong_length_followed_by_empty_lines_is_still_reported() -> None:
     assert [e.message for e in errors] == [
         "record not followed by an empty line: its Content-Length is probably wrong"
     ]
+
+
+# --- issue 36: the oversize rule (warcrecord.py) ----------------------------------------------
+
+
+def _oversize(uri: bytes, size: int, content_type: bytes = b"text/html") -> tuple[bytes, ...]:
+    """A response record whose block is ``size`` bytes of NULs after its HTTP head, as pieces
+    (for _gzip: a gigabyte of NULs is a megabyte of gzip)."""
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: " + content_type + b"\r\n\r\n"
+    head = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: " + uri + b"\r\n"
+    head += b"Content-Length: %d\r\n\r\n" % (len(http) + size)
+    chunk = bytes(1 << 20)
+    return (head + http, *([chunk] * (size >> 20)), bytes(size & 0xFFFFF), b"\r\n\r\n")
+
+
+@pytest.fixture
+def inflated(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The bytes the WARC reader's gzip decompressor gives, call by call."""
+    from baselinks.load.containers import warcreader
+
+    counted: list[int] = []
+    real = warcreader._Reader._decompress
+
+    def counting(self: object, data: bytes) -> bytes:
+        out = real(self, data)  # type: ignore[arg-type]
+        counted.append(len(out))
+        return out
+
+    monkeypatch.setattr(warcreader._Reader, "_decompress", counting)
+    return counted
+
+
+@pytest.fixture
+def small_limit(monkeypatch: pytest.MonkeyPatch) -> int:
+    """MAX_RECORD_BYTES at 1 MiB, and the member limit at 32 MiB (past what one block of 16
+    KiB of gzip inflates to): a test of the rule inflates megabytes, not the 256 MiB the real
+    limit takes."""
+    from baselinks.load.containers import warcreader, warcrecord
+
+    monkeypatch.setattr(warcrecord, "MAX_RECORD_BYTES", 1 << 20)
+    monkeypatch.setattr(warcreader, "MAX_MEMBER_BYTES", 32 << 20)
+    return 1 << 20
+
+
+def test_an_oversize_record_is_not_inflated_and_the_next_is_read(
+    small_limit: int, inflated: list[int]
+) -> None:
+    # issue 36: a record over the limit was refused, but warcio inflated it to its end to find
+    # the next record (gzip inside gzip: 20 KB of file, a 12 GiB record, 20 s of CPU). Its
+    # block is now not read past its head: the next gzip member is found in the compressed
+    # bytes, and nothing of the 64 MiB of NULs is inflated
+    first, last = _gzip(_record(b"http://e.example/a")), _gzip(_record(b"http://e.example/b"))
+    big = _gzip(*_oversize(b"http://e.example/big", 64 << 20))
+    urls, errors = _read(first + big + last)
+    assert urls == ["http://e.example/x", "http://e.example/x"]
+    assert [(e.name, e.offset, e.message) for e in errors] == [
+        ("f#http://e.example/big", len(first), f"record larger than {small_limit} bytes: not read")
+    ]
+    assert sum(inflated) < 20 << 20  # one block of 16 KiB of gzip at most (was 64 MiB)
+
+
+def test_an_oversize_record_that_holds_no_document_is_skipped_unread(
+    small_limit: int, inflated: list[int]
+) -> None:
+    from baselinks import Summary
+
+    big = _gzip(*_oversize(b"http://e.example/video", 64 << 20, b"video/mp4"))
+    last = _gzip(_record(b"http://e.example/b"))
+    summary = Summary()
+    errors: list[InputError] = []
+    links = extract_links(big + last, name="f", on_error=errors.append, summary=summary)
+    assert ([link.url for link in links], errors) == (["http://e.example/x"], [])
+    assert dict(summary.skipped) == {"not HTML (video/mp4)": 1}
+    assert sum(inflated) < 20 << 20  # one block of 16 KiB of gzip at most (was 64 MiB)
+
+
+def test_an_oversize_record_in_an_uncompressed_warc_is_passed_over_by_its_length(
+    small_limit: int,
+) -> None:
+    big = b"".join(_oversize(b"http://e.example/big", 4 << 20))
+    urls, errors = _read(_record(b"http://e.example/a") + big + _record(b"http://e.example/b"))
+    assert urls == ["http://e.example/x", "http://e.example/x"]
+    assert [e.message for e in errors] == [f"record larger than {small_limit} bytes: not read"]
+
+
+def test_no_gzip_member_is_inflated_past_the_member_limit(
+    small_limit: int, inflated: list[int]
+) -> None:
+    # a record whose Content-Length is small, its member holding 256 MiB of empty lines after
+    # it: the member is damage past 32 MiB, and the reading goes on at the next member
+    first = _gzip(_record(b"http://e.example/a"), *[b"\r\n" * (1 << 19)] * 256)
+    last = _gzip(_record(b"http://e.example/b"))
+    urls, errors = _read(first + last)
+    assert urls == ["http://e.example/x", "http://e.example/x"]
+    [error] = errors
+    assert error.message.startswith("gzip member larger than 33,554,432 bytes inflated")
+    assert error.message.endswith(f"read on from the next record at offset {len(first)}")
+    assert sum(inflated) < 64 << 20
+
+
+def test_an_oversize_record_in_one_gzip_stream_inside_gzip_ends_the_reading(
+    small_limit: int,
+) -> None:
+    # gzip inside gzip, the inner one stream for all records: passing over the record would
+    # inflate it (a million bytes a byte of the file): the reading ends there, said
+    import gzip
+
+    plain = _record(b"http://e.example/a") + b"".join(_oversize(b"http://e.example/big", 4 << 20))
+    inner = gzip.compress(plain + _record(b"http://e.example/b"))
+    urls, errors = _read(gzip.compress(inner))
+    assert urls == ["http://e.example/x"]
+    assert [e.message for e in errors] == [
+        f"record larger than {small_limit} bytes: not read; it is in a gzip stream of many "
+        "records inside another gzip layer, and the records after it are not read (passing "
+        "over it would inflate it)"
+    ]
+
+
+@pytest.mark.slow  # ~10 s: a gigabyte of NULs compressed, then read past
+def test_the_issues_reproducer_a_gigabyte_record_in_gzip_inside_gzip(
+    inflated: list[int],
+) -> None:
+    import gzip
+
+    first, last = _gzip(_record(b"http://e.example/a")), _gzip(_record(b"http://e.example/b"))
+    inner = first + _gzip(*_oversize(b"http://e.example/big", 1 << 30)) + last
+    urls, errors = _read(gzip.compress(inner))
+    assert urls == ["http://e.example/x", "http://e.example/x"]
+    assert [e.message for e in errors] == ["record larger than 268435456 bytes: not read"]
+    assert sum(inflated) < 20 << 20  # one block of 16 KiB of gzip at most (was 1 GiB)

@@ -229,3 +229,51 @@ def test_text_format_percent_encodes_bidi_overrides() -> None:
     # U+202E reorders what a terminal shows: x<RLO>gnp.exe reads as xexe.png
     links = extract_links(b'<a href="x&#x202e;gnp.exe">', url="http://e.example/")
     assert FORMATS["text"].render(links) == "http://e.example/x%E2%80%AEgnp.exe\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["parse", "--json", "-"],
+        ["check", "--json", "-"],
+        ["resolve", "--json", "http://e.example/", "-"],
+    ],
+)
+def test_the_url_commands_json_is_one_record_per_line_for_every_line_splitter(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 36: NEL, U+2028, U+2029 and the C1 controls stayed raw in parse/check/resolve
+    # --json, and str.splitlines() made five lines of one record; JSON Lines writes them \uXXXX
+    url = "http://e.example/a\x85b\u2028c\u2029d\x9be\x7ff"
+    monkeypatch.setattr("sys.stdin", io.StringIO(url + "\n"))
+    main(argv)
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1, out
+    record = json.loads(out)
+    assert record["url" if argv[0] != "resolve" else "ref"] == url
+
+
+def test_the_url_commands_write_a_surrogate_as_u_fffd(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # an argument of bytes that are not UTF-8 ($'\xff': U+DCFF to Python) was written raw into
+    # the JSON (standard output's surrogateescape), or refused by a strict encoder
+    main(["resolve", "--json", "http://e.example/\udcff/", "x"])
+    record = json.loads(capsys.readouterr().out)
+    assert record["url"] == "http://e.example/\ufffd/x"
+    main(["parse", "--json", "http://e.example/\ud800"])
+    assert json.loads(capsys.readouterr().out)["path"] == "/\ufffd"
+
+
+def test_the_records_counted_within_the_output_budget_are_those_written() -> None:
+    # rendered_within counted a whole step for the last slice, shorter than it: a document of
+    # 2,000 links read within the budget was counted 2,002 in the summary
+    from baselinks.write.formats import _within
+
+    links = extract_links(b"".join(b'<a href="/%d">x</a>' % n for n in range(2_000)))
+    text, written = _within(FORMATS["text"].render, links, 10**9)
+    assert written == 2_000 and text == FORMATS["text"].render(links)
+    text, written = _within(FORMATS["text"].render, links, 1_000)
+    assert text == FORMATS["text"].render(links[:written]) and len(text) <= 1_000 < len(
+        FORMATS["text"].render(links[: written + 1])
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -205,3 +206,132 @@ def test_generate_without_the_extra_or_with_a_bad_kind_is_one_line(
         "baselinks: error: argument --generate: expected one of man, complete-bash, "
         "complete-zsh, complete-fish, alone: '--generate complete-tcsh'"
     )
+
+
+# --- issue 37, item 12: the man page's sections, --fields completed ---------------------------
+
+
+def test_the_man_page_has_the_sections_of_extracts_help(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    extra("shell")
+    pytest.importorskip("argparse_manpage", reason="pip install -e '.[shell]' adds it")
+    assert main(["--generate", "man"]) == 0
+    page = capsys.readouterr().out
+    assert main(["extract", "--help"]) == 0
+    help_text = capsys.readouterr().out
+    sections = [line.removeprefix(".SH ") for line in page.splitlines() if line.startswith(".SH ")]
+    assert {"FIELDS", "EXIT STATUS", "EXAMPLES"} <= set(sections)
+    fields = page.split(".SH FIELDS\n", 1)[1].split(".SH", 1)[0]
+    from baselinks.resolve.link import CHOOSABLE
+
+    for field in CHOOSABLE:
+        assert re.search(rf"(?m)(^|[ ,]){field}(,|$| )", fields), field  # every field named
+    status = page.split(".SH EXIT STATUS\n", 1)[1].split(".SH", 1)[0]
+    assert ".B 0\nevery input read" in status and ".B 130, 128+N\n" in status
+    examples = page.split(".SH EXAMPLES\n", 1)[1].split(".SH", 1)[0]
+    for line in help_text.split("examples:\n", 1)[1].split("\n\n", 1)[0].splitlines():
+        assert line.strip().replace("-", "\\-") in examples  # each of --help's examples
+    if shutil.which("man") is not None:  # man's own check of the roff
+        import subprocess
+
+        (tmp_path / "baselinks.1").write_text(page, encoding="utf-8")
+        checked = subprocess.run(
+            ["man", "-l", "--warnings", str(tmp_path / "baselinks.1")],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "MANPAGER": "cat", "MANWIDTH": "80"},
+        )
+        assert (checked.returncode, checked.stderr) == (0, "")
+
+
+def _completed(shell: list[str], script: str, line: str) -> list[str]:
+    import subprocess
+
+    ran = subprocess.run(
+        [*shell, script.replace("@LINE@", line)], capture_output=True, text=True, check=True
+    )
+    return ran.stdout.split()
+
+
+def test_fields_complete_after_the_last_comma_in_bash(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    extra("shell")
+    assert main(["--generate", "complete-bash"]) == 0
+    completion = tmp_path / "baselinks.bash"
+    completion.write_text(capsys.readouterr().out, encoding="utf-8")
+    script = (
+        f"source {completion}; read -ra COMP_WORDS <<< '@LINE@'; COMP_LINE='@LINE@';"
+        " COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; _shtab_baselinks;"
+        ' printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    assert _completed(["bash", "-c"], script, "baselinks extract --fields url,ba") == [
+        "url,base",
+        "url,base_source",
+    ]
+    assert _completed(["bash", "-c"], script, "baselinks extract --fields page_d") == [
+        "page_domain"
+    ]
+
+
+def test_fields_complete_after_the_last_comma_in_fish_and_zsh(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["--generate", "complete-fish"]) == 0
+    fish_script = tmp_path / "baselinks.fish"
+    fish_script.write_text(capsys.readouterr().out, encoding="utf-8")
+    if shutil.which("fish") is not None:  # fish's own completion of a typed line
+        script = f"source {fish_script}; complete -C '@LINE@'"
+        found = _completed(["fish", "-c"], script, "baselinks extract --fields url,ba")
+        assert [word for word in found if word.startswith("url,")] == [
+            "url,base",
+            "url,base_source",
+        ]
+    else:  # the line fish would run
+        assert "-l fields -r -f -a '(__fish_complete_list , __baselinks_fields)'" in (
+            fish_script.read_text(encoding="utf-8")
+        )
+    extra("shell")
+    assert main(["--generate", "complete-zsh"]) == 0
+    zsh = capsys.readouterr().out
+    assert ":A,B,C:_baselinks_fields" in zsh  # the option's values, from the function:
+    assert "_values -s , field url raw base base_source " in zsh  # a list with commas
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_slow_path_is_said_once_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An install without compiled modules (no C compiler, a py3-none-any wheel) runs the pure
+    path, about half as fast: said on a terminal, the first time only (a mark in the cache)."""
+    from baselinks import compiled
+
+    page = str(FIXTURES / "html" / "base-late.html")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("BASELINKS_PURE", raising=False)
+    monkeypatch.setattr(compiled, "_built", lambda name: False)  # as an install without them
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    said = []
+    for stderr in (_Terminal(), _Terminal(), io.StringIO()):
+        monkeypatch.setattr("sys.stderr", stderr)
+        assert main(["extract", page, "--format", "text"]) == 0
+        said.append([line for line in stderr.getvalue().splitlines() if "note:" in line])
+    assert said[0] == [
+        "baselinks: note: the pure-Python path runs, about half as fast (no compiled module was "
+        "built at install: no C compiler, or a py3-none-any wheel); a wheel for this platform, "
+        "or pip install with a C compiler, gives the compiled one (said once; baselinks "
+        "--version tells the path)"
+    ]
+    assert said[1:] == [[], []]  # the second time; not on a terminal
+    # asked for (BASELINKS_PURE), or built: nothing to say
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    monkeypatch.setenv("BASELINKS_PURE", "1")
+    assert compiled.slow_path() is None
+    monkeypatch.delenv("BASELINKS_PURE")
+    monkeypatch.setattr(compiled, "_built", lambda name: True)
+    assert compiled.slow_path() is None

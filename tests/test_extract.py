@@ -173,10 +173,20 @@ def test_records_are_immutable_and_serialisable() -> None:
         "date",
         "part",
         "page_url",
+        "revisit_of",  # a revisit record's page: its original's record ID
     ]
     assert record["problems"] == []
     # bytes: the file is "-", nothing else applies; the page's URL is the one given
-    assert [record[name] for name in ORIGIN_FIELDS] == ["-", None, None, None, None, None, URL]
+    assert [record[name] for name in ORIGIN_FIELDS] == [
+        "-",
+        None,
+        None,
+        None,
+        None,
+        None,
+        URL,
+        None,
+    ]
     assert pickle.loads(pickle.dumps(link)) == link  # rows cross process boundaries (workers)
 
 
@@ -262,3 +272,46 @@ def test_running_out_of_memory_is_said_and_is_no_bug(monkeypatch: pytest.MonkeyP
     errors: list[object] = []
     assert extract_links(b"<a href=x>", on_error=errors.append) == []
     assert [str(error) for error in errors] == ["-: out of memory: not read"]
+
+
+def test_libxml2_out_of_memory_is_said_as_such_not_as_a_bug(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 36: libxml2's failed allocation reaches Python as lxml's "XMLSyntaxError: unknown
+    # error" (its code XML_ERR_NO_MEMORY): a 50 MB page under a 700 MB address-space limit
+    # was "internal error (a bug in baselinks ...)". The error as lxml raises it then:
+    from lxml import etree
+
+    from baselinks import api
+
+    def libxml2_out_of_memory(*args: object, **kwargs: object) -> None:
+        raise etree.XMLSyntaxError("unknown error", 2, 0, 0)
+
+    monkeypatch.setattr(api, "part_links", libxml2_out_of_memory)
+    errors: list[object] = []
+    assert extract_links(b"<a href=x>", on_error=errors.append) == []
+    assert [str(error) for error in errors] == ["-: out of memory: not read"]
+
+
+@pytest.mark.slow  # ~6 s: a 20 MB page parsed under an address-space limit, in a child
+def test_a_page_too_large_for_the_memory_left_is_said_out_of_memory(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    page = tmp_path / "big.html"
+    page.write_bytes(b"".join(b'<div><a href="/p%d">x</a></div>' % i for i in range(600_000)))
+    # the child's limit: what it has mapped once baselinks is loaded, and 150 MB more (the
+    # tree of a 20 MB page takes some 600 MB)
+    child = (
+        "import resource, sys\n"
+        "from baselinks.cli import main\n"
+        "import baselinks.api, lxml.etree\n"
+        "size = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (size + (150 << 20),) * 2)\n"
+        "sys.exit(main(['extract', '-q', '-o', '/dev/null', sys.argv[1]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child, str(page)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"baselinks: {page}: out of memory: not read\n"

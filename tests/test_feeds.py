@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from baselinks import InputError, Link, extract_links
@@ -105,11 +108,61 @@ def test_a_sitemap_with_google_s_former_namespace_or_none() -> None:
         assert [link.url for link in _links(body, "text/xml")] == ["http://e.example/dir/a"]
 
 
+@pytest.mark.parametrize("inside", ["\x0c", "\x0b", "\x85", "\u2028", "\u2029", "\x1c"])
+@pytest.mark.parametrize("name", ["sitemap.txt", "robots.txt"])
+def test_a_text_line_ends_at_lf_cr_lf_or_cr_only(name: str, inside: str, tmp_path: Path) -> None:
+    # issue 36: the text sitemap was split with str.splitlines(), which ends a line at a form
+    # feed, a vertical tab, NEL, U+2028, U+2029 and the file separators too: one URL became
+    # two links, the tail resolved as a URL of its own
+    key = "Sitemap: " if name == "robots.txt" else ""
+    path = tmp_path / name
+    text = f"{key}http://e.example/a{inside}b\r\n{key}http://e.example/c\r{key}/d\n"
+    path.write_bytes(text.encode())
+    links = extract_links(path, url="http://e.example/" + name)
+    assert [(link.raw, link.line) for link in links] == [
+        (f"http://e.example/a{inside}b", 1),
+        ("http://e.example/c", 2),
+        ("/d", 3),
+    ]
+
+
 def test_a_loc_outside_an_entry_and_cdata_are_read() -> None:
     body = b"<urlset><loc><![CDATA[http://e.example/dir/a?x=1&y=2]]></loc></urlset>"
     assert [link.url for link in _links(body, "application/xml")] == [
         "http://e.example/dir/a?x=1&y=2"
     ]
+
+
+def test_a_sitemap_holds_no_element_it_has_read_past(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 36: 5 million elements the table does not know, between two <url> entries, were
+    # held in the tree to the next entry's end (654 MB for 20 MB: no event was asked for them,
+    # so none was released). After each piece fed, every closed element is dropped: the tree
+    # holds the open chain and what one piece (64 KiB) adds, however many elements came before.
+    from baselinks.find import sitemaps, xmlparse
+
+    sizes: list[int] = []
+    real = xmlparse.prune
+
+    def measured(root: object, holds: object) -> None:
+        real(root, holds)  # type: ignore[arg-type]
+        sizes.append(sum(1 for _ in root.iter()))  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(xmlparse, "prune", measured)
+    body = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        + b"<url><loc>http://e.example/dir/a</loc></url>"
+        + b"<x><y/></x>" * 100_000
+        + b"<url><loc>http://e.example/dir/b</loc>"
+        + b"<z/>" * 100_000
+        + b"<loc>http://e.example/dir/c</loc></url></urlset>"
+    )
+    found = list(sitemaps.sitemap_links(xmlparse.load_xml(body), URL))
+    assert [link.raw for link in found if not isinstance(link, str)] == [
+        "http://e.example/dir/a",
+        "http://e.example/dir/b",
+        "http://e.example/dir/c",
+    ]
+    assert len(sizes) > 20 and max(sizes) < 20_000  # a piece holds some 12,000 of them
 
 
 # --- feeds ------------------------------------------------------------------------------------
@@ -283,3 +336,35 @@ def test_select_matches_no_element_of_a_feed_a_sitemap_or_a_robots_txt() -> None
     )
     robots = b"Sitemap: /s.xml\n"
     assert extract_links(robots, url="http://e/robots.txt", select="*") == []
+
+
+# --- feedparser's own tests -------------------------------------------------------------------
+
+DISCOVERY = Path(__file__).parent.parent / "fixtures" / "discovery"
+# feedparser's tests/wellformed/base/ files copied into fixtures (fixtures/README.md), each
+# with its "Expect:" line; those whose answer is a URL (not a text construct's base)
+FEEDPARSER = sorted(
+    path.name
+    for path in DISCOVERY.glob("*.xml")
+    if re.search(rb"^Expect:.*\] == u?'[^']*(://|href=)", path.read_bytes(), re.MULTILINE)
+    and b"['base'] ==" not in path.read_bytes()
+)
+
+
+@pytest.mark.parametrize("name", FEEDPARSER)
+def test_feedparsers_expected_url_is_a_link(name: str) -> None:
+    """The URL feedparser's Expect line gives (wfw:commentRSS, Atom 0.3's id, an RSS body or
+    fullitem's link...) is among the links, against the URL the case is served at (index.tsv)."""
+    text = (DISCOVERY / name).read_bytes()
+    expect = re.search(rb"^Expect:.*\] == u?'([^']*)'", text, re.MULTILINE)
+    assert expect is not None and b"['base']" not in expect[0]
+    value = expect[1].decode("unicode_escape")  # (an IRI written as \u escapes)
+    srcsets = re.findall(r'srcset="([^"]+)"', value)
+    candidates = [each.split()[0] for srcset in srcsets for each in srcset.split(",")]
+    urls = re.findall(r' (?:href|src)="([^"]+)"', value) + candidates or [value]
+    served = {
+        row.split("\t")[0]: row.split("\t")[1]
+        for row in (DISCOVERY / "index.tsv").read_text(encoding="utf-8").splitlines()
+    }
+    found = {link.url for link in extract_links(text, url=served[name] or None, name=name)}
+    assert set(urls) <= found

@@ -26,7 +26,7 @@ from baselinks import InputError, InputWarning, Summary, extract_links
 from baselinks.cli import main
 from baselinks.load import containers
 from baselinks.load import tokens as tokens_module
-from conftest import warc
+from conftest import PARSERS, warc
 
 URL = "http://e.example/dir/page.html"
 
@@ -710,3 +710,47 @@ def test_the_attributes_kept_are_the_first_and_the_lines_stay() -> None:
     )
     links = extract_links(data, url=URL, on_error=lambda error: None)
     assert [(link.raw, link.line) for link in links] == [("y", 303)]
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+def test_repeats_of_a_name_do_not_count_against_the_attribute_limit(parser: str) -> None:
+    # issue 36 (w3lib's test): "<base " 30,000 times is one element whose attributes are all
+    # named "<base", then "href": two names. A browser drops the repeats (HTML §13.2.5.33,
+    # duplicate-attribute) and uses the base; the cap counted 30,001 and lost the href.
+    page = b"<html><head>" + b"<base " * 30_000 + b'<base href="http://b.example/d/"></head>'
+    errors: list[InputError] = []
+    links = extract_links(page + b"<a href=x>", url=URL, parser=parser, on_error=errors.append)
+    assert [(link.url, str(link.base_source)) for link in links] == [
+        ("http://b.example/d/x", "content")
+    ]
+    assert errors == []
+
+
+def test_the_attribute_limit_counts_distinct_names_and_keeps_the_first_of_each() -> None:
+    # 600 attributes of 200 names (each three times, the first with value 1), then href: read
+    # whole, the first of each kept; an unquoted value before a repeat left out does not run
+    # into the attribute after it
+    attributes = b"".join(b"a%d=1 a%d=2 A%d='3'" % (i, i, i) for i in range(200))
+    page = b"<p>\n<a " + attributes + b'href="x" hidden>y</a>'
+    data, capped = tokens_module.cap_attributes(page)
+    assert capped == []
+    assert data.count(b"=1") == 200 and b"=2" not in data and b"'3'" not in data
+    assert b" a0=1 a1=1 a2=1 " in data and b' a199=1 href="x" hidden>' in data
+    errors: list[InputError] = []
+    assert [link.raw for link in extract_links(page, url=URL, on_error=errors.append)] == ["x"]
+    assert errors == []
+    # past 256 names, the count said is of names
+    many = b"<p>\n<a " + b"".join(b"a%d=1 a%d=1 " % (i, i) for i in range(300)) + b"href=x>"
+    _, capped = tokens_module.cap_attributes(many)
+    assert capped == [(4, 301)]
+
+
+def test_svg_attribute_names_are_compared_as_written() -> None:
+    # XML names keep their case: viewBox and viewbox are two attributes, and "href" once more
+    # is a repeat
+    attributes = b"".join(b'a%d="1" A%d="1" ' % (i, i) for i in range(150))
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><a ' + attributes + b'href="x"/></svg>'
+    _, capped = tokens_module.cap_attributes(svg, xml=True)
+    assert capped == [(40, 301)]
+    _, capped = tokens_module.cap_attributes(svg)
+    assert capped == []

@@ -17,12 +17,16 @@ from typing import ClassVar
 
 import pytest
 
-from baselinks import InputError, Summary, extract_links
+from baselinks import InputError, Link, Summary, extract_links
 from baselinks.cli import main
 from baselinks.run.inputs import is_url
 from conftest import FIXTURES, extra
 
 CRAWL = FIXTURES / "containers" / "crawl.warc.gz"
+ROBOTS = FIXTURES / "discovery" / "robots.txt"
+SITEMAP = FIXTURES / "discovery" / "sitemap.txt"
+FEED = FIXTURES / "discovery" / "rss2-sample.xml"
+INDEX = FIXTURES / "discovery" / "sitemap-index.xml.gz"
 PAGE = b'<a href="next.html">n</a><img src="/logo.png">'
 # windows-1252 bytes that the HTTP charset says are KOI8-R: the transport's label wins (HTML
 # "the encoding sniffing algorithm", step: the transport layer's character encoding)
@@ -35,8 +39,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         "/moved": (301, {"Location": "/dir/page.html"}, b""),
         "/crawl.warc.gz": (200, {"Content-Type": "application/warc"}, CRAWL.read_bytes()),
         "/koi8.html": (200, {"Content-Type": "text/html; charset=koi8-r"}, KOI8),
+        # discovery documents as servers send them: typed by URL and Content-Type (and a
+        # plain-text body by its document element), as the same file is on disk
+        "/robots.txt": (200, {"Content-Type": "text/plain"}, ROBOTS.read_bytes()),
+        "/sitemap.txt": (200, {"Content-Type": "text/plain; charset=utf-8"}, SITEMAP.read_bytes()),
+        "/raw/feed": (200, {"Content-Type": "text/plain"}, FEED.read_bytes()),
+        "/feed.rss": (200, {"Content-Type": "application/rss+xml"}, FEED.read_bytes()),
+        "/sitemap-index.xml.gz": (
+            200,
+            {"Content-Type": "application/octet-stream"},
+            INDEX.read_bytes(),
+        ),
+        "/notes.html": (200, {"Content-Type": "text/plain"}, PAGE),  # text, not a page
     }
     asked: ClassVar[list[str]] = []
+    accepted: ClassVar[set[str | None]] = set()  # each request's Accept-Encoding
 
     def do_HEAD(self) -> None:
         self._answer(body=False)
@@ -46,11 +63,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def _answer(self, body: bool) -> None:
         self.asked.append(f"{self.command} {self.path}")
+        self.accepted.add(self.headers.get("Accept-Encoding"))
         status, headers, content = self.routes.get(self.path, (404, {}, b"not here"))
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(content)))
+        if "Content-Length" not in headers:  # (a route may claim more than it sends)
+            self.send_header("Content-Length", str(len(content)))
         self.end_headers()
         if body:
             self.wfile.write(content)
@@ -69,6 +88,7 @@ def server() -> Iterator[str]:
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     _Handler.asked = []
+    _Handler.accepted = set()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"
     finally:
@@ -129,6 +149,38 @@ def test_an_archive_by_url_keeps_its_records_urls_and_says_nothing_of_it(
 def test_the_http_charset_wins_over_the_pages_meta(server: str) -> None:
     (link,) = extract_links(f"{server}/koi8.html")
     assert link.url == f"{server}/\u0436.html"  # ж, read as KOI8-R (as windows-1252: Ö)
+
+
+@pytest.mark.parametrize(
+    ("path", "local"),
+    [
+        ("/robots.txt", ROBOTS),
+        ("/sitemap.txt", SITEMAP),
+        ("/raw/feed", FEED),
+        ("/feed.rss", FEED),
+        ("/sitemap-index.xml.gz", INDEX),
+    ],
+)
+def test_a_discovery_document_at_a_url_is_read_as_the_same_file_is(
+    server: str, path: str, local: Path
+) -> None:
+    """A robots.txt served as text/plain was skipped ("not HTML (text/plain)"), though the same
+    file on disk, or in a WARC record, gives its Sitemap lines."""
+    summary = Summary()
+    fetched = extract_links(server + path, summary=summary)
+    on_disk = extract_links(local, url=server + path)
+    assert fetched and [_said(link) for link in fetched] == [_said(link) for link in on_disk]
+    assert (summary.documents, sum(summary.skipped.values())) == (1, 0)
+
+
+def _said(link: Link) -> tuple[str, str, str, str]:
+    return link.url, link.tag, link.attr, link.kind
+
+
+def test_plain_text_at_a_url_is_no_page(server: str) -> None:
+    summary = Summary()
+    assert extract_links(f"{server}/notes.html", summary=summary) == []
+    assert summary.skipped == {"not HTML (text/plain)": 1}
 
 
 def test_a_url_that_cannot_be_read_is_one_line_and_the_others_are_read(
@@ -247,3 +299,102 @@ def test_one_ctrl_d_ends_stdin_on_a_terminal() -> None:
         os.close(primary)
     note = b"baselinks: reading standard input (end it with Ctrl-D; --help for the options)\n"
     assert (ran.returncode, out, err) == (0, b"http://e.example/x\n", note)
+
+
+# --- issue 36: asked as identity, decoded here, a short or undecodable body is damage --------
+
+_TWO = b'<a href="one.html">1</a>' + b" " * 3000 + b'<a href="two.html">2</a>'
+
+
+def _coded(coding: str, body: bytes) -> bytes:
+    import gzip
+    import zlib
+
+    import brotli
+
+    return {
+        "gzip": gzip.compress,
+        "deflate": zlib.compress,
+        "raw-deflate": lambda data: zlib.compress(data)[2:-4],
+        "br": brotli.compress,
+    }[coding](body)
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "raw-deflate", "br"])
+def test_a_coded_body_is_asked_as_identity_and_decoded_here(server: str, coding: str) -> None:
+    # the streaming GET asked for "gzip, deflate, br, zstd" and aiohttp decoded what came
+    header = "deflate" if coding == "raw-deflate" else coding
+    _Handler.routes["/coded.html"] = (
+        200,
+        {"Content-Type": "text/html", "Content-Encoding": header},
+        _coded(coding, _TWO),
+    )
+    links = extract_links(f"{server}/coded.html")
+    assert [link.raw for link in links] == ["one.html", "two.html"]
+    assert _Handler.accepted == {"identity"}
+
+
+def test_a_body_shorter_than_its_content_length_is_damage_after_its_links(
+    server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it was "internal error (a bug in baselinks ...): ClientPayloadError", the links lost
+    headers = {"Content-Type": "text/html", "Content-Length": str(len(_TWO) + 1000)}
+    _Handler.routes["/short.html"] = (200, headers, _TWO)
+    url = f"{server}/short.html"
+    status, out, err = _cli(["extract", url, "--format", "text"], capsys)
+    assert (status, out) == (1, [f"{server}/one.html", f"{server}/two.html"])
+    assert err == [
+        f"baselinks: {url}: the body ended after {len(_TWO):,} of its {len(_TWO) + 1000:,} "
+        "bytes (Content-Length): what arrived was read",
+        "baselinks: 1 file, 1 document, 2 links; 1 failed",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (
+            b"\x00\x01\x02 binary " * 50,
+            "Content-Encoding gzip: does not decode (Error -3 while decompressing data: "
+            "incorrect header check): nothing of the body is read",
+        ),
+        (None, "Content-Encoding gzip: cut short: the {} bytes decoded were read"),
+    ],
+)
+def test_a_body_that_does_not_decode_is_damage_after_what_decoded(
+    server: str, body: bytes | None, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a Content-Encoding: gzip body that is not gzip was an internal error; one cut short
+    # gave what decoded and no error at all
+    import zlib
+
+    coded = _coded("gzip", _TWO)[:-40] if body is None else body
+    headers = {"Content-Type": "text/html", "Content-Encoding": "gzip"}
+    _Handler.routes["/bad.html"] = (200, headers, coded)
+    url = f"{server}/bad.html"
+    status, out, err = _cli(["extract", url, "--format", "text"], capsys)
+    decoded = zlib.decompressobj(31).decompress(coded) if body is None else b""
+    assert status == 1
+    assert out == ([f"{server}/one.html"] if body is None else [])
+    assert err[0] == f"baselinks: {url}: " + said.format(len(decoded))
+
+
+def test_a_gzip_bomb_at_a_url_stops_at_the_cap_of_a_file(
+    server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 2 MB of gzip peaked at 1.38 GB before the 256 MiB cap spoke: aiohttp decoded it whole.
+    # Decoded here as it is read, the cap of a document read whole stops it (1 MiB here)
+    import zlib
+
+    from baselinks.load import containers
+
+    monkeypatch.setattr(containers, "MAX_INPUT_BYTES", 1 << 20)
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = packer.compress(b"<a href=x>") + packer.compress(bytes(64 << 20)) + packer.flush()
+    headers = {"Content-Type": "text/html", "Content-Encoding": "gzip"}
+    _Handler.routes["/bomb.html"] = (200, headers, bomb)
+    url = f"{server}/bomb.html"
+    status, out, err = _cli(["extract", url, "--format", "text"], capsys)
+    assert (status, out) == (1, [])
+    assert err[0] == f"baselinks: {url}: input larger than 1048576 bytes: not read"
+    assert _Handler.accepted == {"identity"}

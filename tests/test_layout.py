@@ -43,6 +43,8 @@ ORDER = (
     "pipeline",
     "api",
     "graph",
+    "wat",
+    "coverage",
     "dataflow",
     "spark",
     "scrapy",
@@ -80,6 +82,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.sniff": set(),
     # brotli and zstd (the stdlib's from 3.14, else backports.zstd) are imported where used
     "load.containers.coding": {"brotli", "compression", "backports"},
+    "load.containers.decoded": {"brotli", "compression", "backports"},  # coding.py's, streamed
     "load.containers.httpmsg": set(),
     "load.containers.resync": set(),
     "load.containers.mime": set(),
@@ -91,6 +94,12 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.wacz": set(),  # zipfile: a WACZ's WARC members, read in place
     "load.containers.ziplocal": set(),  # zipfile's ZipInfo: members by their local headers
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
+    # each record with the facts stored around it (gzip member, digests), for a WAT: zlib
+    "load.containers.warcframes": set(),
+    "load.containers.gzipmember": set(),  # a gzip member's header and footer (RFC 1952)
+    # a crawl's records by what names them, and one read again by its offset (revisits)
+    "load.containers.originals": set(),
+    "load.containers.captures": set(),  # one record → what it captured (a coverage scan)
     "load.encoding": {"webencodings"},
     "load.tokens": set(),  # hand-written scans of markup for load: the standard library only
     "load.document": {"lxml"},
@@ -130,13 +139,19 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "write.stats": set(),  # links counted by kind, base source, problem, host
     "write.output": set(),
     "write.compress": {"backports", "compression"},  # -o NAME.zst: compression.zstd (3.14)
+    "write.resumable": set(),  # -o FILE --resume: FILE.partial, made FILE at the end
+    "write.rows": set(),  # records that are no Link (coverage's) in formats.py's formats
     # run/: inputs → units of work → results in order
     "run": set(),
     "run.batch": set(),
+    "run.events": set(),  # the records a batch hands back: data
     # what an input is and how it is opened: a URL through fsspec (the fsspec extra), when given
     "run.inputs": {"fsspec"},
     "run.options": set(),  # the options, checked once: which links are kept, counted, unique
     "run.workers": set(),
+    "run.resume": set(),  # --resume's journal: JSON Lines, the standard library only
+    "run.revisits": set(),  # a revisit record's original, found in the inputs
+    "run.summary": set(),  # what a run read, counted: Summary
     "pipeline": set(),  # one document through the stages: a Task's function
     "api": set(),
     # graph/: the documents' links → a link graph (after the pipeline: it runs api.iter_pages)
@@ -149,12 +164,38 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "graph.sort": set(),  # the external sort: heapq.merge over temporary files
     "graph.files": {"pyarrow"},  # Parquet with the parquet extra; TSV by the standard library
     "graph.ranks": {"igraph", "pyarrow"},  # the ranks extra; a Parquet graph read with pyarrow
+    # wat/: WARC records → a WAT file (after the pipeline: it runs part_links on each page)
+    "wat": set(),
+    "wat.keys": set(),  # every key and link path, with where it comes from: data
+    "wat.envelope": set(),
+    "wat.html": set(),  # reads the tree it is handed (lxml's), imports no parser
+    "wat.record": set(),  # the WAT's WARC records, gzip and json of the standard library
+    "wat.build": set(),
+    # coverage/: every link against what the archive captured (after the pipeline: it runs
+    # api.iter_pages, and reads the archives with load/containers/captures.py)
+    "coverage": set(),
+    "coverage.build": set(),
+    "coverage.store": set(),  # the captures on disk: the standard library's sqlite3
+    "coverage.scan": set(),
+    "coverage.inputs": set(),  # the paths given: archives, a mirror's files and their URLs
+    "coverage.index": set(),  # CDXJ and CDX lines: json, gzip
+    "coverage.keys": set(),
+    "coverage.follow": set(),
+    "coverage.fragments": set(),  # the HTML standard's indicated part, over the lxml tree given
+    "coverage.classify": set(),
+    "coverage.tally": set(),
+    "coverage.summary": set(),
+    "coverage.output": {"pyarrow"},  # Parquet with the parquet extra
+    "coverage.report": set(),  # the HTML report: html, json
     "dataflow": set(),  # a URL input is opened by run.inputs
     # the one folder that knows Spark; its driver is what spark-submit runs, so it imports
     # baselinks by name. Nothing else imports it: the core never needs pyspark.
     "spark": {"baselinks"},  # the public names, from the modules below
     "spark.links": {"pyspark", "baselinks", "pandas", "pyarrow"},  # to_pandas: pyspark's sql extra
     "spark.graph": {"pyspark", "baselinks"},
+    "spark.revisits": {"pyspark", "baselinks"},  # the revisits' originals of a job's files
+    "spark.wat": {"pyspark", "baselinks", "fsspec"},  # one WAT per WARC; fsspec: a remote folder
+    "spark.coverage": {"pyspark", "baselinks"},  # coverage by joins, the one-machine rules
     "spark.driver": {"pyspark", "baselinks", "fsspec"},  # fsspec: a remote output's check
     # the scrapy extra: Scrapy's LinkExtractor options over baselinks' links
     "scrapy": {"scrapy", "w3lib", "parsel", "baselinks"},
@@ -167,6 +208,9 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "cli.extractoptions": set(),  # extract's --url, --root-url and --stats: argparse, printing
     "cli.urlcommands": set(),  # baselinks resolve, parse, check: the URL engine only
     "cli.graphcommand": set(),  # baselinks graph, ranks: their grammar and wiring
+    "cli.resuming": set(),  # extract --resume: its rule, journal and output, wired
+    "cli.watcommand": set(),  # baselinks wat: its grammar and wiring
+    "cli.coveragecommand": set(),  # baselinks coverage: its grammar and wiring
 }
 
 
@@ -307,18 +351,29 @@ def test_write_knows_nothing_of_html_and_the_engine_nothing_of_the_pipeline() ->
     assert _local_imports("run.workers") == set()  # processes and order; nothing of links
     # batch drives inputs through a per-document function it is handed: it never parses,
     # never resolves (the Link and Stats types only, for type checking; from write.formats,
-    # the budget a document's rendered records are held within)
+    # the budget a document's rendered records are held within; from run.resume, the mark of
+    # an input's end that a journal keeps)
     assert _local_imports("run.batch") == {
         "load.containers",
         "errors",
+        "run.events",
         "run.inputs",
+        "run.resume",
+        "run.revisits",  # a revisit's original found in the inputs, before they are read
+        "run.summary",  # the run's counts (Summary), moved out of batch (500 lines)
         "run.workers",
         "resolve.link",
         "write.formats",
         "write.stats",
     }
-    # inputs opens what it is given: a URL's retrieval URL is a base/mirror.MirroredURL
-    assert _local_imports("run.inputs") == {"base.mirror", "errors", "load.containers"}
+    # inputs opens what it is given: a URL's retrieval URL is a base/mirror.MirroredURL, its
+    # body decoded as it is read (load/containers/decoded.py)
+    assert _local_imports("run.inputs") == {
+        "base.mirror",
+        "errors",
+        "load.containers",
+        "load.containers.decoded",
+    }
     # the URL engine: its own modules, errors, compiled (the switch to a compiled copy); its
     # folder's __init__ the old module's names (_moved)
     for module in MODULES:

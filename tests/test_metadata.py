@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from baselinks import Link, extract_links
 from baselinks.find.jsonld import INVALID, Found, jsonld_urls
@@ -162,6 +164,65 @@ def test_scanning_an_unclosed_string_of_escaped_quotes_reads_each_quote_once() -
     block = '{"url": "x", "name": "' + '\\"' * 200_000
     found, broken = jsonld_urls(block)
     assert broken and found == [Found("x", "url", "link")]
+
+
+# A JSON value as JSON-LD blocks nest them: objects of URL and other properties (prefixed,
+# expanded), arrays, scalars, the strings the walk tells apart (blank nodes, fragments, blanks).
+_JSON_VALUES = st.recursive(
+    st.sampled_from(
+        ["http://a/", "#x", "_:b", " ", "", "r/p", "é", 'a"b', "\\", 1, 2.5, None, True]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["url", "image", "logo", "name", "@id", "item", "schema:url", "x", "thumbnail"]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=1000)
+@given(_JSON_VALUES, st.sampled_from([None, 1]))
+def test_a_block_read_as_it_comes_gives_what_the_parsed_walk_gives(
+    value: object, indent: int | None
+) -> None:
+    # issue 36: a block over MAX_PARSED_BYTES is read as it comes (jsonld._streamed), never made
+    # Python objects whole; it finds what json.loads and the walk find, in the same order
+    from baselinks.find import jsonld
+
+    text = json.dumps(value, indent=indent)
+    assert jsonld._streamed(text) == list(jsonld._walked(json.loads(text)))
+
+
+@pytest.mark.parametrize("block", ["[", '{"url": "a"', "[}", '{"url": tru}', '{"url": "x"}}'])
+def test_a_block_read_as_it_comes_that_is_no_json_is_scanned(block: str) -> None:
+    from baselinks.find import jsonld
+
+    assert jsonld._streamed(block) is None
+
+
+def test_a_large_block_is_never_parsed_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 36: a 30 MB block of ten million empty arrays took 1.5 GB through json.loads
+    from baselinks.find import jsonld
+
+    real = json.loads
+
+    def small_only(text: str, **options: object) -> object:
+        assert len(text) < 1000, "a whole block parsed"
+        return real(text, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jsonld.json, "loads", small_only)
+    block = "[" + "[]," * (jsonld.MAX_PARSED_BYTES // 3) + '{"url": "x", "image": {"url": "i"}}]'
+    assert jsonld_urls(block) == ([Found("x", "url", "link"), Found("i", "url", "resource")], False)
+    assert jsonld_urls(block[:-1]) == (  # no JSON: the strings scanned, as a broken block's
+        [Found("x", "url", "link"), Found("i", "url", "link")],
+        True,
+    )
 
 
 def test_json_ld_links_in_a_page() -> None:

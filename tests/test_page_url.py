@@ -56,7 +56,7 @@ def test_a_redirect_s_header_links_have_the_page_url_too() -> None:
 def test_it_is_an_origin_field_written_by_jsonl_always_and_csv_when_asked(
     capsys: pytest.CaptureFixture[str], tmp_path: object
 ) -> None:
-    assert ORIGIN_FIELDS[-1] == FIELDS[-1] == "page_url"
+    assert ORIGIN_FIELDS[-2:] == FIELDS[-2:] == ("page_url", "revisit_of")
     assert "page_url" not in DEFAULT_FIELDS  # CSV and TSV keep their twelve columns
     path = str(FIXTURES / "html" / "base-late.html")
     url = "http://example.com/dir/page.html"

@@ -73,6 +73,7 @@ def test_the_columns_are_the_record_fields_typed_by_its_annotations() -> None:
         ("timestamp", True),  # date: WARC-Date, a UTC instant
         ("string", True),  # part
         ("string", True),  # page_url: None when no URL is known
+        ("string", True),  # revisit_of: None for a record's own payload
     ]
     assert columns(["problems", "url", "offset"]) == (
         Column("problems", "strings", False, "problems"),

@@ -3,8 +3,8 @@
 * ```` ```console ```` blocks hold ``$ command`` lines, each followed by its expected output
   (stdout and stderr together). ``baselinks`` runs as ``python -m baselinks`` of this
   interpreter, from the repository root.
-* ```` ```pycon ```` blocks are doctests, each run on its own from the repository root with
-  ``baselinks`` imported (the first block shows the import). A block that uses the
+* ```` ```pycon ```` blocks are doctests, run from the repository root as a reader pastes them:
+  in a namespace that starts empty (nothing imported for them), each page's blocks in order. A block that uses the
   ``spark``, ``scrapy`` or ``parquet`` extra is skipped, with the reason, where the extra is not installed
   (never in CI, which installs both and requires their tests).
 * ```` ```sh ```` lines are install, benchmark and cluster commands: each must match one of
@@ -134,17 +134,29 @@ def _needs(text: str) -> list[str]:
     return [name for name in names if re.search(rf"\b(py)?{name}\b", text)]
 
 
+def _page_so_far(block: Block) -> list[Block]:
+    """The ```pycon blocks of ``block``'s page up to it, in order: what a reader has pasted
+    into one interpreter by then."""
+    page = block.where.rpartition(":")[0]
+    blocks = [each for each in _of("pycon") if each.where.rpartition(":")[0] == page]
+    return blocks[: blocks.index(block) + 1]
+
+
 @pytest.mark.parametrize("block", _of("pycon"), ids=[b.where for b in _of("pycon")])
 def test_pycon_example(block: Block, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in _needs(block.text):
+    """Run as pasted: in a namespace with nothing in it (no ``baselinks`` given) but what the
+    page's blocks before it made, each block importing what it names first."""
+    so_far = _page_so_far(block)
+    for name in {need for each in so_far for need in _needs(each.text)}:
         extra(name)
     monkeypatch.chdir(ROOT)
-    test = doctest.DocTestParser().get_doctest(
-        block.text, {"baselinks": baselinks}, block.where, block.where, 0
-    )
-    output: list[str] = []
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test, out=output.append)
+    namespace: dict[str, Any] = {}
+    for each in so_far:
+        test = doctest.DocTestParser().get_doctest(each.text, namespace, each.where, each.where, 0)
+        output: list[str] = []
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test, out=output.append, clear_globs=False)
+        namespace = test.globs  # (a DocTest runs in a copy of the namespace it is given)
     assert runner.failures == 0, "".join(output)
     assert runner.tries > 0
 
@@ -223,9 +235,11 @@ def _check_benchmark(command: str, tmp_path: Path) -> None:
         assert option in proc.stdout, (argv[1], option)
 
 
-def _run_spark_driver(command: str, tmp_path: Path) -> None:
-    """The driver on the fixtures, writing into a temporary folder: exit 1 (a truncated file),
-    its count line giving every readable record's links, and a finished Parquet."""
+def _run_spark_driver(command: str, tmp_path: Path, where: str = "") -> None:
+    """The driver on the fixtures, writing into a temporary folder: the exit status the
+    fixtures' failures give (the README's: 0, and its output outside the repository, so that
+    pasting it leaves the clone as it was), its count line giving every readable record's
+    links, and a finished Parquet."""
     extra("spark")
     from baselinks.spark import main as spark_main
 
@@ -238,20 +252,29 @@ def _run_spark_driver(command: str, tmp_path: Path) -> None:
         )
     ]
     output = argv.index("--output") + 1
-    argv[output] = str(tmp_path / argv[output])
-    stderr = io.StringIO()
-    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stderr(stderr):
-        patch.chdir(ROOT)
-        assert spark_main(argv) == 1
+    given = Path(argv[output])
+    if where.startswith("README.md"):
+        assert given.is_absolute() and not given.resolve().is_relative_to(ROOT.resolve())
+    argv[output] = str(tmp_path / given.name)
     summary = baselinks.Summary()
     for path in (arg for arg in argv if arg.startswith("fixtures/")):
         list(baselinks.iter_links(ROOT / path, on_error=lambda e: None, summary=summary))
+    failed = {p for p in argv if p.startswith("fixtures/") and _fails(ROOT / p)}
+    assert not (where.startswith("README.md") and failed), failed  # a README example exits 0
+    stderr = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stderr(stderr):
+        patch.chdir(ROOT)
+        assert spark_main(argv) == (1 if failed else 0)
     lines = stderr.getvalue().splitlines()
     assert f"{summary.links:,} links; " in lines[-1]  # the last line
-    assert "; 1 file failed (1 error); " in lines[-1]
+    n = len(failed)
+    assert (
+        f"; {n} file{'' if n == 1 else 's'} failed ({n} error{'' if n == 1 else 's'}); "
+        in lines[-1]
+    )
     written = Path(argv[output])
     counters = json.loads((written / "_baselinks.json").read_text(encoding="utf-8"))
-    assert (counters["links"], counters["failed_files"]) == (summary.links, 1)
+    assert (counters["links"], counters["failed_files"]) == (summary.links, len(failed))
     if "--graph" in argv:  # its two tables, each a folder of parts (tests/test_spark_graph.py)
         assert counters["graph"] == argv[argv.index("--graph") + 1]
         written = written / "vertices.parquet"
@@ -262,6 +285,12 @@ def _run_spark_driver(command: str, tmp_path: Path) -> None:
     if "--output-compression" in argv:
         codec = argv[argv.index("--output-compression") + 1]
         assert all(part.name.endswith(f".{codec}.parquet") for part in parts)
+
+
+def _fails(path: Path) -> bool:
+    errors: list[baselinks.InputError] = []
+    list(baselinks.iter_links(path, on_error=errors.append))
+    return bool(errors)
 
 
 def _url_input_parsed(command: str, tmp_path: Path) -> None:
@@ -302,6 +331,11 @@ def _not_runnable_here(command: str, tmp_path: Path) -> None:
     run. The Spark driver and the packages they install are tested on their own."""
 
 
+def _cc_pyspark(command: str, tmp_path: Path) -> None:
+    """cc-pyspark's jobs (docs/guide/common-crawl.md), run in its own checkout on Spark: not
+    baselinks' code, not run here (the guide says what its host job gave on baselinks' WATs)."""
+
+
 SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     (r"python -m pip install \. && baselinks extract \S+ .*", _run_first_command),
     (r'python -m pip install -e "\.\[test\]" && python -m pytest', _run_the_test_command),
@@ -318,6 +352,8 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
     ),
     (r"python -m venv env && \. env/bin/activate", _not_runnable_here),
     (r"spark-submit --master yarn .*", _not_runnable_here),
+    (r'ls "\$PWD"/wat/\*\.warc\.wat\.gz .*', _cc_pyspark),
+    (r"spark-submit \./(wat_extract_links|hostlinks_to_graph)\.py .*", _cc_pyspark),
 ]
 
 
@@ -325,7 +361,10 @@ SH_COMMANDS: list[tuple[str, Callable[[str, Path], None]]] = [
 def test_sh_command(where: str, command: str, tmp_path: Path) -> None:
     checks = [check for pattern, check in SH_COMMANDS if re.fullmatch(pattern, command)]
     assert len(checks) == 1, f"{where}: {command!r} needs an entry in SH_COMMANDS"
-    checks[0](command, tmp_path)
+    if checks[0] is _run_spark_driver:
+        _run_spark_driver(command, tmp_path, where)
+    else:
+        checks[0](command, tmp_path)
 
 
 def test_the_first_two_commands_are_the_contract() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -101,7 +102,8 @@ def test_rows_are_the_cli_records_one_task_per_file(
     collected = frame.withColumn("task", functions.spark_partition_id()).collect()
     assert str(counters) == (
         "4 files, 11 documents, 18 links; skipped 7 (2 warcinfo record, 2 request record, 1 not "
-        "HTML, 1 revisit record, 1 metadata record); 2 files failed (2 errors)"  # as the CLI's
+        "HTML, 1 revisit record, 1 metadata record); 1 revisit without its original in the "
+        f"inputs ({warcs[0]}#http://example.com/a/page); 2 files failed (2 errors)"  # the CLI's
     )
 
     rows = [row.asDict() for row in collected]
@@ -161,6 +163,13 @@ def test_the_driver_offers_every_mode_of_the_registry(capsys: pytest.CaptureFixt
     assert exit_.value.code == 0
     help_text = capsys.readouterr().out
     assert f"--mode {{{','.join(MODES)}}}" in " ".join(help_text.split())
+    # the filters' help is extract's (run/options.add_filters): nothing of its options the
+    # driver has not (it had "any -j" in --unique=run's)
+    assert re.search(r"(^|[\s(])(-j|--jobs)\b", help_text) is None
+    options = {
+        option for action in spark_driver._parser()._actions for option in action.option_strings
+    }
+    assert set(re.findall(r"(?<![\w-])--[a-z][\w-]*", help_text)) <= options  # (--url was)
 
 
 # --- issue 21, item 5: the driver as cc-pyspark's, the schema of the CLI's Parquet ------------
@@ -261,9 +270,10 @@ def test_overwrite_partitions_compression_and_the_counters_file(
             "request record": 2,
             "warcinfo record": 2,
             "not HTML (image/png)": 1,
-            "revisit record": 1,
+            "revisit record (its original is not in the inputs)": 1,
             "metadata record": 1,
         },
+        "unresolved": {f"{CONTAINERS / 'crawl.warc.gz'}#http://example.com/a/page": 1},
         "inputs": 4,
         "mode": "rfc1808",
     }

@@ -607,3 +607,28 @@ def test_the_local_walk_reads_each_byte_a_bounded_number_of_times(member: bytes)
         assert len(walk.members) == 256 * times and walk.stopped is None
         ratios.append(stream.read_bytes / len(stream.getvalue()))
     assert max(ratios) <= 1.05 * min(ratios) and max(ratios) < 64, ratios
+
+
+@pytest.mark.parametrize("directory", [True, False])
+def test_a_member_named_with_a_nul_is_refused_by_name_not_passed_over(
+    tmp_path: Path, directory: bool
+) -> None:
+    # issue 36: zipfile's filename ends at a NUL: "archive/b\0.warc.gz" was "archive/b", no
+    # WARC's name, and its records were passed over without a word (exit 0). It is a name of
+    # a control character: refused by name, as the others are; the members beside it read
+    warc = WARC.read_bytes()
+    path = _zip(
+        tmp_path / "nul.wacz",
+        [
+            ("archive/a.warc.gz", warc, zipfile.ZIP_STORED),
+            ("archive/b#.warc.gz", warc, zipfile.ZIP_STORED),
+            ("archive/c.warc.gz", warc, zipfile.ZIP_STORED),
+        ],
+    )
+    data = path.read_bytes().replace(b"archive/b#.warc.gz", b"archive/b\0.warc.gz")
+    path.write_bytes(data if directory else _local_only(data))
+    count, errors = _errors(path)
+    assert count == 18  # the two others' links
+    assert errors[-1] == (
+        f"{path}: zip member 'archive/b\\x00.warc.gz' refused: a control character in the name"
+    )

@@ -127,7 +127,9 @@ BASE_FIELD = [
     ("https://sass-ag.de", "rfc1808", "https://sass-ag.de"),
     ("https://sass-ag.de", "rfc3986", "https://sass-ag.de"),
     ("https://b\u00fccher.example/x", "rfc1808", "https://b\u00fccher.example/x"),
-    ("not a url", "whatwg", "not a url"),  # the parser fails: kept as passed
+    # the parser fails (a space in the host): kept as passed ("not a url" was the case before
+    # url= was checked: absolute, with a scheme)
+    ("http://exa mple.com/", "whatwg", "http://exa mple.com/"),
 ]
 
 

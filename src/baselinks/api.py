@@ -12,12 +12,21 @@ from __future__ import annotations
 import inspect
 import os
 import warnings
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import replace
 from functools import partial
 from itertools import chain
 from typing import Literal, ParamSpec, TypeVar
 
+from .base.layers import retrieval_url
 from .errors import InputError, InputWarning, SelectError, describe, raise_first
 from .find.linktable import KINDS
 from .find.walk import attribute_pairs, select_roots
@@ -38,6 +47,8 @@ from .run.options import (
     unique_field,
     unique_scope,
 )
+from .run.resume import Ended
+from .run.revisits import RevisitIndex
 from .run.workers import resolve_workers
 from .url.resolve import Mode, check_mode
 from .write.stats import Stats
@@ -83,6 +94,7 @@ def iter_links(
     unique_by: str = "url",
     parser: str | None = None,
     on_warning: Callable[[InputWarning], None] | None = None,
+    revisits: bool | RevisitIndex = True,
 ) -> Iterator[Link]:
     """Every link of every document in ``source``, streamed in input order.
 
@@ -115,15 +127,22 @@ def iter_links(
     kind, base source, problem code and host: :class:`~baselinks.write.stats.Stats`).
     ``workers``: documents spread over this many processes (0: one per CPU), the links in the
     same order; a worker that dies is an ``InputError``, its work done again.
+
+    ``revisits``: a WARC ``revisit`` record's links are its original payload's, the original
+    looked for in ``source`` before it is read (``revisit_of`` names it: docs/reference.md,
+    Revisits); False: revisits are skipped; a :class:`~baselinks.run.revisits.RevisitIndex`:
+    the originals found already (a Spark job's, of all its files).
     """
     refuse_wrong_types(source, url=url, name=name, charset=charset, mode=mode)
+    if url is not None:
+        retrieval_url(url)  # absolute, with a scheme: else ValueError
     errors: list[InputError] = []
     report, tally = on_error or errors.append, summary if summary is not None else Summary()
     given = given_inputs(source, name, strict, url, root_url, root, report, tally)
     scope = unique_scope(unique)
     count = None if summary is None else counter(summary, scope)  # none made that no one reads
     keep = keep_only(schemes, same_host, external)
-    options = Options(url, as_pairs(headers), charset)
+    options = Options(url, as_pairs(headers), charset, revisits)
     by = scope and unique_by  # the field each document's links are made unique on, or None
     task = _task(mode, select, kinds, by, records, options, attributes, keep, count, parser)
     jobs, warn = resolve_workers(workers), on_warning or _python_warning
@@ -212,7 +231,8 @@ def iter_rendered(
     unique_by: str = "url",
     parser: str | None = None,
     on_warning: Callable[[InputWarning], None] | None = None,
-) -> Iterator[T]:
+    ended: Callable[[Ended], None] | None = None,
+) -> Generator[T, None, None]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
     a fourth item is the input's URL in a mirrored site (base/mirror.py: ``mirrored_url``).
 
@@ -221,10 +241,13 @@ def iter_rendered(
     text (but with ``unique="run"``, whose links are chosen here, in input order, and rendered
     here). An input that cannot be read goes to ``unreadable`` and the batch goes on;
     ``unused`` is told of an input for which ``url`` is not used (an archive's records carry
-    their own); ``on_warning`` of each oddity repaired (else ``on_error`` is).
+    their own); ``on_warning`` of each oddity repaired (else ``on_error`` is); ``ended`` of
+    each input done, its text all handed over (``--resume``'s journal: run/resume.py).
     """
     scope = unique_scope(unique)
     keep = keep_only(schemes, same_host, external)
+    if url is not None:
+        retrieval_url(url)
     options = Options(url, (), charset)
     given = (Input(*one) for one in inputs)
     count = counter(summary, scope)
@@ -234,7 +257,10 @@ def iter_rendered(
             mode, select, kinds, unique_by, records, options, attributes, keep, count, parser
         )
         seen: set[str | None] = set()
-        for found in results(given, task, jobs, summary, on_error, unreadable, unused, on_warning):
+        found_all = results(
+            given, task, jobs, summary, on_error, unreadable, unused, on_warning, ended
+        )
+        for found in found_all:
             new = new_in_run(found.output, seen, summary, unique_by)
             if new:
                 yield render(new)
@@ -242,7 +268,9 @@ def iter_rendered(
     rendered = _task(
         mode, select, kinds, scope and unique_by, render, options, attributes, keep, count, parser
     )
-    for done in results(given, rendered, jobs, summary, on_error, unreadable, unused, on_warning):
+    for done in results(
+        given, rendered, jobs, summary, on_error, unreadable, unused, on_warning, ended
+    ):
         yield done.output
 
 
@@ -260,16 +288,20 @@ def iter_pages(
     schemes: Iterable[str] | None = None,
     same_host: bool = False,
     external: bool = False,
+    revisits: bool | RevisitIndex = True,
+    parser: str | None = None,
 ) -> Iterator[tuple[str | None, T]]:
     """Every document of many inputs ``(source, name, strict)`` (a fourth item: its URL in a
     mirrored site), one without links too, as its own URL (``page_url``, None when not known)
     and its links rendered where they are extracted (in the workers): what a link graph is
-    built of (graph/build.py). ``url``, ``kinds``, ``schemes``, ``same_host``, ``external``:
-    as for :func:`iter_links` (the same filters, so a graph is the graph of the links
-    ``extract`` gives with them)."""
+    built of (graph/build.py), and a coverage check (coverage/build.py). ``url``, ``kinds``,
+    ``schemes``, ``same_host``, ``external``, ``revisits``: as for :func:`iter_links` (the same
+    filters, so a graph is the graph of the links ``extract`` gives with them); ``parser``:
+    "html5" or "lxml" (None: the default)."""
     keep = keep_only(schemes, same_host, external)
-    options = Options(url)
-    task = _task(mode, None, kinds, None, render, options, keep=keep, count=counter(summary, None))
+    options = Options(url, revisits=revisits)
+    count = counter(summary, None)
+    task = _task(mode, None, kinds, None, render, options, keep=keep, count=count, parser=parser)
     every = replace(task, every=True)
     given = (Input(*one) for one in inputs)
     for done in results(given, every, resolve_workers(workers), summary, on_error, unreadable):

@@ -24,7 +24,7 @@ import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from types import ModuleType
 
-__all__ = ["COMPILED", "ENV", "PARSER", "disabled", "load", "status"]
+__all__ = ["COMPILED", "ENV", "PARSER", "disabled", "load", "slow_path", "status"]
 
 # The environment variable that turns every compiled module off.
 ENV = "BASELINKS_PURE"
@@ -68,6 +68,19 @@ def status() -> str:
     """Which path and which parser are in use, in a few words, as ``baselinks --version``
     prints it."""
     return f"{_path()}; {_parser()}"
+
+
+def slow_path() -> str | None:
+    """Why the slow path runs when nobody asked for it (no ``BASELINKS_PURE``): no compiled
+    module built (an install without a C compiler, a ``py3-none-any`` wheel); None when they
+    are built or were turned off. What the command line says once (cli/report.py)."""
+    if disabled() or any(_built(name) for name in COMPILED):
+        return None
+    return (
+        "the pure-Python path runs, about half as fast (no compiled module was built at "
+        "install: no C compiler, or a py3-none-any wheel); a wheel for this platform, or "
+        "pip install with a C compiler, gives the compiled one"
+    )
 
 
 def _path() -> str:

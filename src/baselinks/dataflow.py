@@ -25,6 +25,7 @@ from .errors import InputError, InputWarning, raise_first
 from .resolve.link import FIELDS
 from .run.batch import Summary, display_name
 from .run.inputs import local_path, open_input  # here for spark.py and older callers
+from .run.revisits import RevisitIndex
 from .url.resolve import Mode
 
 __all__ = ["ROW_FIELDS", "LinkRow", "Row", "iter_warc_links", "local_path", "open_input"]
@@ -52,6 +53,7 @@ def iter_warc_links(
     external: bool = False,
     on_warning: Callable[[InputWarning], None] | None = None,
     parser: str | None = None,
+    revisits: bool | RevisitIndex = True,
 ) -> Iterator[Row]:
     """Every link of the file at ``path`` (a WARC, or anything ``baselinks extract`` reads), as
     a :class:`LinkRow` of :data:`ROW_FIELDS` (a named tuple: ``row.url``, ``row.page_url``),
@@ -62,7 +64,8 @@ def iter_warc_links(
     opened at all is one :class:`InputError` naming it. Without ``on_error``, the first error is
     raised after the last row. ``summary`` counts documents, links and failures; an oddity
     repaired goes to ``on_warning`` (:class:`~baselinks.InputWarning`). ``parser``: "html5" or
-    "lxml" (:func:`baselinks.iter_links`).
+    "lxml" (:func:`baselinks.iter_links`). ``revisits``: as :func:`~baselinks.iter_links`'
+    (an engine hands each file's task the originals it found in all the files).
     """
     given = os.fspath(path)
     name = display_name(given)  # a file name that is not UTF-8: its bytes shown as \xNN
@@ -73,7 +76,7 @@ def iter_warc_links(
     links = iter_links(
         given, name=name, mode=mode, kinds=kinds, unique=unique, on_error=report, summary=tally,
         schemes=schemes, same_host=same_host, external=external, on_warning=on_warning,
-        parser=parser,
+        parser=parser, revisits=revisits,
     )  # fmt: skip
     for link in links:
         values = link.values()  # the link's own, then the origin's seven (link.FIELDS)

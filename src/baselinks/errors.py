@@ -16,6 +16,7 @@ Messages say where: the offending input with ``repr()``, and the file, offset or
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import re
 import sys
@@ -23,6 +24,7 @@ import sys
 __all__ = [
     "BIDI",
     "CONTROLS",
+    "SCALAR",
     "BaselinksError",
     "InputError",
     "InputWarning",
@@ -30,9 +32,11 @@ __all__ = [
     "URLError",
     "describe",
     "internal",
+    "out_of_memory",
     "printable",
     "raise_first",
     "say",
+    "scalar",
 ]
 
 
@@ -96,9 +100,28 @@ class InputWarning(InputError, UserWarning):
 def internal(exc: BaseException) -> str:
     """The message for an exception no input should cause: a bug, reported and passed over.
     Running out of memory is no bug: said as such (it was "internal error (a bug ...)")."""
-    if isinstance(exc, MemoryError):
+    if out_of_memory(exc):
         return "out of memory: not read"
     return f"internal error (a bug in baselinks, please report it): {type(exc).__name__}: {exc}"
+
+
+# libxml2's error code for an allocation that failed (xmlerror.h: XML_ERR_NO_MEMORY).
+_XML_ERR_NO_MEMORY = 2
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether ``exc`` says memory ran out: Python's MemoryError, or lxml's parse error for
+    libxml2's failed allocation, which lxml words "unknown error" (``XMLSyntaxError: unknown
+    error``, from a 50 MB page under a 700 MB address-space limit: it was reported as a bug).
+    lxml is not imported here: its error is known by its code and its log."""
+    if isinstance(exc, MemoryError):
+        return True
+    if not isinstance(exc, SyntaxError) or not type(exc).__module__.startswith("lxml"):
+        return False
+    log = getattr(exc, "error_log", None) or ()
+    return getattr(exc, "code", None) == _XML_ERR_NO_MEMORY or any(
+        getattr(entry, "type", None) == _XML_ERR_NO_MEMORY for entry in log
+    )
 
 
 def describe(exc: BaseException) -> str:
@@ -162,6 +185,39 @@ def printable(text: str) -> str:
     if _UNPRINTABLE.search(text) is None:
         return text
     return _UNPRINTABLE.sub(_escape, text)
+
+
+# A lone surrogate (U+D800-U+DFFF) is a code point but no Unicode scalar value: no UTF-8 holds
+# one, and every writer's encoder refuses it (a UnicodeEncodeError that ended the run). Python
+# makes them of what escapes spell (a CSS "url(\D800)" through tinycss2, JSON's "\ud800"), and
+# of bytes that are not UTF-8 (a command-line argument, decoded with surrogateescape).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scalar(text: str) -> str:
+    """``text`` as valid Unicode: each lone surrogate replaced by U+FFFD, as CSS Syntax
+    ("consume an escaped code point": "if this number is zero, or is for a surrogate, or is
+    greater than the maximum allowed code point, return U+FFFD") and the Encoding Standard
+    (an invalid byte sequence decodes to U+FFFD) make it. What a reader hands on is made so
+    where it enters the pipeline; the writers write what is left so too (write/output.py).
+    Noncharacters (U+FDD0, U+FFFE...) are scalar values, and kept."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _scalar_encoding(error: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(error, UnicodeEncodeError) or error.encoding not in ("utf-8", "utf8"):
+        raise error
+    # U+FFFD as bytes: the UTF-8 encoder takes a str replacement only when it is ASCII
+    return "\ufffd".encode() * (error.end - error.start), error.end
+
+
+# The error handler of every UTF-8 stream the writers encode into (``errors=SCALAR``): what no
+# UTF-8 holds (a lone surrogate, in a Link made by a program rather than by the pipeline) is
+# written U+FFFD, never refused. Registered once, under a name of ours.
+SCALAR = "baselinks.scalar"
+codecs.register_error(SCALAR, _scalar_encoding)
 
 
 def say(message: str) -> None:

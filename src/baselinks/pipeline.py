@@ -21,8 +21,9 @@ run/batch.py runs this for every document of every input, in order (in worker pr
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
+from itertools import chain, islice
 from typing import NamedTuple
 
 from .base.layers import (
@@ -47,10 +48,11 @@ from .load.containers.entries import Origin
 from .load.document import Document, load_text
 from .load.encoding import browser_encoding, query_codec
 from .resolve.link import Link, Linker, saved_copies, with_problems
+from .run.events import PartLinks
 from .run.options import Keep
 from .url.resolve import resolver_class
 
-__all__ = ["MAX_SRCDOC_DEPTH", "WALKS", "Walking", "part_links"]
+__all__ = ["CHUNK", "MAX_SRCDOC_DEPTH", "STREAMED", "WALKS", "Walking", "part_links"]
 
 # An iframe srcdoc may hold an iframe srcdoc...: nesting deeper than this is not followed.
 MAX_SRCDOC_DEPTH = 8
@@ -125,44 +127,42 @@ def _document_links(
 
 def _flat_links(
     document: Document, fallback: Base, walking: Walking, unread: list[str], *, find: Finder
-) -> list[Link]:
+) -> Iterator[Link]:
     """resolve for a document that is no tree (find/sheets.py FINDERS: a style sheet, a
     sitemap, a robots.txt): against its own URL, no <base>, no elements for ``select`` to match;
     a URL's query in UTF-8 (CSS Values 4 parses url() with no encoding; XML and these texts
-    are UTF-8 to URLs)."""
+    are UTF-8 to URLs). Each link as it is found; what could not be read in ``unread`` once
+    they are all read."""
     if walking.select is not None:
-        return []
+        return
     if document.unread:
         unread.append(document.unread)
     link = Linker(
         fallback, walking.mode, document.name, origin=walking.origin, nofollow=walking.nofollow
     ).link
-    links: list[Link] = []
     for found in find(document, fallback.url):
         if isinstance(found, str):
             unread.append(found)  # what of it could not be read: said after its links
         else:
-            links.append(link(found))
-    return links
+            yield link(found)
 
 
 def _feed_links(
     document: Document, fallback: Base, walking: Walking, unread: list[str]
-) -> list[Link]:
+) -> Iterator[Link]:
     """base → find → resolve for a feed (find/feeds.py): each URL against the xml:base in
     scope at its element (base/xmlbase.py), each HTML document inside it walked as a page
     whose encapsulating entity (RFC 1808 §3.2) is that element, as an iframe srcdoc's is its
-    iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page)."""
+    iframe. No elements for ``select`` to match (nor in its HTML: a feed is no page). Each
+    link as it is found; what could not be read in ``unread`` once they are all read."""
     if walking.select is not None:
-        return []
-    reader, scopes = FeedReader(document), XMLBase(fallback, walking.mode)
+        return
+    reader = FeedReader(document, XMLBase(fallback, walking.mode))
     linkers: dict[Base, Linker] = {}  # one per base: each resolves a distinct reference once
-    links: list[Link] = []
-    for written, found in reader.items():
-        base = scopes.base(written)  # its xml:base chain
+    for base, found in reader.items():  # each with the base in scope at its element
         if isinstance(found, Document):
             inner = srcdoc_fallback(base)  # its own <base> wins over it
-            links.extend(_document_links(found, inner, walking.nested(), unread))
+            yield from _document_links(found, inner, walking.nested(), unread)
             continue
         linker = linkers.get(base)
         if linker is None:
@@ -171,9 +171,8 @@ def _feed_links(
             linker = linkers[base] = Linker(
                 base, walking.mode, document.name, origin=walking.origin, nofollow=walking.nofollow
             )
-        links.append(linker.link(found))
+        yield linker.link(found)
     unread.extend(what for what in (document.unread, reader.damage) if what)
-    return links
 
 
 def _meta_nofollow(document: Document) -> bool:
@@ -185,7 +184,14 @@ def _meta_nofollow(document: Document) -> bool:
     return meta_nofollow(document.tree)
 
 
-Walk = Callable[[Document, Base, Walking, list[str]], list[Link]]
+Walk = Callable[[Document, Base, Walking, list[str]], Iterable[Link]]
+
+# The documents whose links are handed on as they are found, a piece of CHUNK at a time (a
+# sitemap, a feed, a robots.txt: read as they are parsed, no tree held); every other
+# document's as one list. A sitemap of a million URLs held them all to its end (40 MB: 426 MB
+# through the library; with its records, 1.2 GB through the command line).
+STREAMED = frozenset({DocType.FEED, DocType.SITEMAP, DocType.SITEMAP_TEXT, DocType.ROBOTS})
+CHUNK = 4096
 
 # The documents whose tree may hold a <meta name=robots>.
 _PAGES = frozenset({DocType.HTML})
@@ -208,12 +214,17 @@ def part_links(
     attributes: tuple[tuple[str, str], ...] = (),
     keep: Keep | None = None,
     parser: str = "lxml",
-) -> tuple[list[Link], str, str | None]:
-    """One document of an input: its HTTP header links, then its own; what of it could
-    not be read ("" when all of it was); and its own URL (page_url), None when not known.
-    ``parser``: "html5" or "lxml", as chosen."""
+    seen: Callable[[Document], None] | None = None,
+) -> PartLinks:
+    """One document of an input: its HTTP header links, then its own (for a STREAMED document,
+    lists of them, as they are found: run.events.PartLinks); what of it could not be read ("" when
+    all of it was); and its own URL (page_url), None when not known. ``parser``: "html5" or
+    "lxml", as chosen. ``seen``: given the loaded document (a WAT record reads its head:
+    wat/html.py)."""
     load = partial(LOADERS[part.doctype], charset=part.charset, name=part.name, parser=parser)
     document = None if part.body is None else load(part.body)
+    if seen is not None and document is not None:
+        seen(document)
     retrieval = retrieval_base(part.retrieval, document.content if document else "")
     retrieval = written_base(retrieval, mode)  # as the mode's URL parser writes it
     links: list[Link] = []
@@ -233,6 +244,13 @@ def part_links(
         # whatever <base> the body holds.
         linker = Linker(retrieval, mode, part.name, origin=origin, nofollow=nofollow)
         links.extend(linker.link(raw) for raw in header_links(part.status, part.headers))
+    saved = document is not None and part.status is None and not part.locations
+    saved = saved and os.path.isfile(part.name)  # a saved page: its _files folder is beside it
+
+    def finished(links: list[Link]) -> list[Link]:
+        links = saved_copies(links, part.name) if saved else links
+        return links if keep is None else keep(links, own.url)
+
     if document is not None:
         fallback = own
         walking = Walking(
@@ -243,9 +261,14 @@ def part_links(
             parser=parser,
             nofollow=nofollow,
         )
-        links.extend(WALKS[part.doctype](document, fallback, walking, unread))
-        if part.status is None and not part.locations and os.path.isfile(part.name):
-            links = saved_copies(links, part.name)
-    if keep is not None:
-        links = keep(links, own.url)
-    return links, "; ".join(unread), origin.page_url
+        found = WALKS[part.doctype](document, fallback, walking, unread)
+        if part.doctype in STREAMED:
+            pieces = map(finished, _chunks(chain(links, found)))
+            return pieces, partial("; ".join, unread), origin.page_url
+        links.extend(found)
+    return finished(links), "; ".join(unread), origin.page_url
+
+
+def _chunks(links: Iterator[Link]) -> Iterator[list[Link]]:
+    while chunk := list(islice(links, CHUNK)):
+        yield chunk

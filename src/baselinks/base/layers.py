@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..errors import URLError
+from ..errors import URLError, scalar
 from ..load.tokens import ASCII_WHITESPACE
 from ..url.parts import SCHEME_RE
 from ..url.resolve import Resolver, check_mode, encoding_parse, resolve, resolver_class
@@ -38,6 +38,7 @@ __all__ = [
     "encapsulating_base",
     "establish_base",
     "retrieval_base",
+    "retrieval_url",
     "saved_from_url",
     "srcdoc_fallback",
     "written_base",
@@ -95,6 +96,31 @@ def saved_from_url(text: str | bytes) -> str | None:
     return url
 
 
+# The schemes whose URLs name a host (RFC 1738 §3.1's "common Internet scheme syntax"): a
+# retrieval URL of one of these without "//host" ("http:/page", "https:page") is a typing slip.
+_WITH_HOST = frozenset({"http", "https", "ftp", "ws", "wss"})
+# RFC 3986 §3.1: 'Scheme names consist of a sequence of characters beginning with a letter'
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+# "example.com:8080/page", "localhost:8000": a host and port, read as a scheme by the grammar
+_HOST_PORT = re.compile(r"(?:localhost|[^:/]*\.[^:/]*):\d")
+
+
+def retrieval_url(url: str) -> str:
+    """``--url`` and ``url=`` checked, as RFC 1808 §3.3 uses them: "the URL used to retrieve
+    the document" is an absolute URL, with a scheme (and ``//host`` for http, https, ftp, ws,
+    wss); else :class:`ValueError` saying why. ``example.com/page`` was taken as given, a base
+    without a scheme: its links resolved to ``example.com/a``, silently."""
+    scheme = _SCHEME.match(url)
+    if scheme is None or _HOST_PORT.match(url) or url != url.strip():
+        raise ValueError(
+            f"a URL is absolute, with a scheme (https://example.com/page), not {url!r}"
+        )
+    name = scheme[0][:-1].lower()
+    if name in _WITH_HOST and not url[scheme.end() :].startswith("//"):
+        raise ValueError(f"a {name}: URL names a host ({name}://example.com/page): {url!r}")
+    return url
+
+
 def retrieval_base(url: str | None, text: str | bytes = "") -> Base:
     """RFC 1808 §3.3, else §3.4: the ``url`` given, else a saved-from comment, else empty.
     ``text``: the document's, or its valid UTF-8 bytes (load.Document.content).
@@ -103,12 +129,14 @@ def retrieval_base(url: str | None, text: str | bytes = "") -> Base:
     ``--root-url``) is no URL given: the page's own saved-from comment wins over it.
     """
     if url and not isinstance(url, MirroredURL):
-        return Base(url, BaseSource.RETRIEVAL)
+        # where a retrieval URL enters the pipeline: a --url of bytes that are not UTF-8 (lone
+        # surrogates to Python) is U+FFFD in them, as every text (errors.scalar)
+        return Base(scalar(url), BaseSource.RETRIEVAL)
     saved = saved_from_url(text) if text else None
     if saved is not None:
         return Base(saved, BaseSource.RETRIEVAL)
     if url:
-        return Base(str(url), BaseSource.RETRIEVAL)  # a plain str from here on
+        return Base(scalar(str(url)), BaseSource.RETRIEVAL)  # a plain str from here on
     return DEFAULT
 
 

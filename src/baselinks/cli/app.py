@@ -10,6 +10,7 @@
     baselinks check URL [URL ...] [--json]
     baselinks graph PATH ... -o DIR [--level page|host|domain] [--format tsv|parquet] [-j N]
     baselinks ranks DIR [--top N]
+    baselinks wat PATH ... [-o FILE|DIR/] [--additions] [--mode MODE] [-j N]  (cli/watcommand.py)
 
 Exit status: 0 when everything succeeded, 1 when some input failed (one line on stderr each,
 the rest still processed; a repaired oddity is a ``warning:`` line and fails only with
@@ -32,8 +33,8 @@ from pathlib import Path
 from .. import compiled
 from .._version import __version__
 from ..errors import SelectError, printable, say
-from . import graphcommand, urlcommands
-from .report import Progress, Teller, on_terminal, total_size
+from . import coveragecommand, graphcommand, urlcommands, watcommand
+from .report import Progress, Teller, on_terminal, slow_path_once, total_size
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -41,7 +42,9 @@ if TYPE_CHECKING:
 
     from ..resolve.link import Link
     from ..run.batch import Summary
+    from ..write.output import Output
     from ..write.parquet import ParquetSink as Sink
+    from .resuming import Resumed
 
 # The pipeline is imported by the command that runs it, inside its function: `baselinks
 # --version` imports only this module and errors.py (python -X importtime -m baselinks
@@ -110,18 +113,22 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     header, render, write, sink = writing
     summary = Summary(stats=Stats() if args.stats else None)
+    resumed = getattr(args, "resumed", None)  # --resume: what an interrupted run did
     started = time.monotonic()
     progress = None
     if sys.stderr.isatty() and not args.quiet:
         progress = Progress(summary, total_size(args.paths))
     tell = Teller(out, summary, _error if progress is None else progress.say, args.quiet)
     _stdin_note(args.paths)
-    inputs = (
+    inputs: Iterator[tuple[Any, str, bool, str | None]] = (
         (_stdin() if path is None else path, name, named, url)
         for name, path, named, url in _inputs(
             args.paths, tell.unlisted, args.root_url, tell.note if not args.quiet else _silent
         )
     )
+    if resumed is not None:  # the inputs done skipped (checked unchanged), the counts theirs
+        inputs = resumed.going_on_after(inputs, summary, _silent if args.quiet else tell.note)
+    texts = None
     try:
         # One stream for the whole batch (one CSV header); a failed input is named, the rest go on.
         texts = iter_rendered(
@@ -145,8 +152,10 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             unused=tell.unused,
             parser=args.parser,
             on_warning=tell.warned,
+            ended=None if resumed is None else resumed.ended(summary),
         )
-        out.write(header)
+        if resumed is None or not resumed.going_on:  # (an interrupted run wrote it)
+            out.write(header)
         for text in texts:
             write(text)
             if progress is not None:
@@ -160,6 +169,8 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
         _reader_gone()
         return _status(args, summary)  # a failure already told is not taken back
     finally:
+        if texts is not None:  # its workers stopped now, not when it is collected
+            texts.close()
         if progress is not None:
             progress.close()
     _summarise(args, summary, out, started)
@@ -262,13 +273,15 @@ class _ClosedInput:
         pass
 
 
-_COMMANDS = {
+_COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "extract": _extract,
     "resolve": urlcommands.resolve_command,
     "parse": urlcommands.parse_command,
     "check": urlcommands.check_command,
     "graph": lambda args, out: graphcommand.graph_command(args, out, _inputs, Teller),
     "ranks": graphcommand.ranks_command,
+    "wat": lambda args, out: watcommand.wat_command(args, out, _inputs),
+    "coverage": lambda args, out: coveragecommand.coverage_command(args, out, Teller),
 }
 
 
@@ -336,17 +349,29 @@ def _generate(parser: argparse.ArgumentParser, given: list[str]) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..run.resume import ResumeError
     from ..run.workers import signals_held
     from ..write.output import OutputError, open_output
+    from .resuming import open_resumed
 
-    output = None
+    output: Output | None = None
+    resumed: Resumed | None = None
+    if args.command in ("extract", "graph") and not getattr(args, "quiet", False):
+        slow_path_once()  # a terminal's one line, the first time the pure path runs
     try:
         with signals_held():  # a temporary file, once made, is known, to be removed
-            output = open_output(getattr(args, "output", None))
+            if args.command == "extract" and args.resume:  # FILE.partial and a journal
+                resumed = args.resumed = open_resumed(args)
+                output = resumed.output
+            else:
+                output = open_output(getattr(args, "output", None))
         status = _COMMANDS[args.command](args, output.stream)
         if status != 2:  # a usage error leaves no output file
-            output.commit()  # a reader never sees a half-written file
+            (output if resumed is None else resumed).commit()  # never seen half-written
         return status
+    except ResumeError as exc:
+        _error(str(exc))
+        return 2
     except OutputError as exc:
         _error(str(exc))
         return 1
@@ -362,6 +387,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if output is not None:
             output.discard()
+        if resumed is not None:
+            resumed.close()
 
 
 def _reader_gone() -> None:

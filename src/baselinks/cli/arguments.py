@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..errors import printable
-from . import graphcommand
+from . import coveragecommand, graphcommand, watcommand
 from .generate import GENERATE
 
 
@@ -29,6 +29,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
     _add_extract(commands)
     graphcommand.add_graph(commands)
+    watcommand.add_wat(commands)
+    coveragecommand.add_coverage(commands)
     _add_url_commands(commands)
     _add_check(commands)
     parser.set_defaults(subparsers=commands.choices)
@@ -43,7 +45,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     from ..run.options import add_filters
     from ..url.resolve import MODES
     from ..write.formats import COLUMNAR, FORMATS
-    from . import extractoptions
+    from . import extractoptions, resuming
 
     ext = commands.add_parser(
         "extract",
@@ -106,6 +108,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
     )
+    resuming.add_resume(ext)
     ext.add_argument(
         "-j",
         "--jobs",

@@ -2,7 +2,8 @@
 and on what a run reports at its end (``--stats``): their arguments, their rule against the
 paths given, and the report. app.py wires them; argparse and printing only, no pipeline.
 
-    --url URL         the retrieval URL of every input (RFC 1808 §3.3). An archive's records
+    --url URL         the retrieval URL of every input (RFC 1808 §3.3): absolute, with a
+                      scheme (base/layers.py, retrieval_url). An archive's records
                       carry their own, which it does not override: said once per archive
                       (batch.Unused). With a directory, every file under it gets that one
                       URL: said, suggesting --root-url.
@@ -32,6 +33,8 @@ def add_urls(ext: argparse.ArgumentParser) -> None:
     urls = ext.add_mutually_exclusive_group()
     urls.add_argument(
         "--url",
+        type=_retrieval_url,
+        metavar="URL",
         help="the URL the document was retrieved from (RFC 1808 §3.3); not used for an "
         "archive's records, which carry their own",
     )
@@ -42,6 +45,15 @@ def add_urls(ext: argparse.ArgumentParser) -> None:
         help="the URL of the directory arguments, a mirrored site (wget -m): each file's URL is "
         "URL and its path under the directory (index.html: the directory's URL)",
     )
+
+
+def _retrieval_url(value: str) -> str:
+    from ..base.layers import retrieval_url
+
+    try:
+        return retrieval_url(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _root_url(value: str) -> str:

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import InputError, InputWarning, describe, printable
+from ..errors import InputError, InputWarning, describe, printable, say
 
 if TYPE_CHECKING:
     from ..run.batch import Summary, Unused
@@ -129,3 +129,25 @@ class Progress:
 
     def close(self) -> None:
         self.bar.close()
+
+
+def slow_path_once() -> None:
+    """On a terminal, one line the first time the pure-Python path runs where nobody asked
+    for it (compiled.slow_path): said once per user and version, marked by an empty file in
+    the user's cache folder ($XDG_CACHE_HOME/baselinks, ~/.cache/baselinks); where that
+    cannot be written, never said (a line on every run would be noise)."""
+    from .. import compiled
+    from .._version import __version__
+
+    why = compiled.slow_path()
+    if why is None or not on_terminal(sys.stderr):
+        return
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    marker = os.path.join(cache, "baselinks", f"slow-path-said-{__version__}")
+    try:
+        os.makedirs(os.path.dirname(marker), exist_ok=True)
+        with open(marker, "x"):
+            pass
+    except OSError:  # said before (FileExistsError), or nowhere to mark it
+        return
+    say(f"note: {why} (said once; baselinks --version tells the path)")

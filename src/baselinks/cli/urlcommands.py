@@ -7,14 +7,15 @@ the wiring. They import what they use when they run (the URL engine only: no HTM
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator, Sequence
 
-from ..errors import URLError, printable
+from ..errors import URLError, printable, scalar
 from ..errors import say as _error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
-    from typing import TextIO
+    from typing import Any, TextIO
 
     from ..url.parts import URLParts
     from ..url.resolve import Explanation
@@ -24,18 +25,33 @@ __all__ = ["check_command", "parse_command", "resolve_command"]
 
 def _given(values: Sequence[str]) -> Iterator[str]:
     """The URLs given, ``-`` read as one URL per line of standard input (its line break
-    stripped; an empty line is the empty URL), as ``xargs`` would hand them over."""
+    stripped; an empty line is the empty URL), as ``xargs`` would hand them over. Bytes that
+    are not UTF-8 (Python's lone surrogates) are U+FFFD, as in every text baselinks reads
+    (errors.scalar)."""
     import sys
 
     for value in values:
         if value != "-":
-            yield value
+            yield scalar(value)
             continue
         stream = sys.stdin
         if stream is None:
             return
         for line in stream:
-            yield line.rstrip("\r\n") if line.endswith("\n") else line
+            yield scalar(line.rstrip("\r\n") if line.endswith("\n") else line)
+
+
+# What JSON leaves raw in a string but a line splitter breaks at or a terminal acts on: DEL,
+# the C1 controls (U+0085 is NEL, a line end to str.splitlines()), U+2028 and U+2029. Written
+# as \uXXXX, as the jsonl format writes them (write/jsonl.py): one record, one line.
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    import json
+
+    text = json.dumps(record, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _components(parts: URLParts) -> str:
@@ -59,12 +75,11 @@ def _print_explanation(exp: Explanation, problems: Sequence[str], out: TextIO) -
 
 
 def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
-    import json
-
     from ..url.diagnose import diagnose
     from ..url.resolve import Explanation, Resolver, Step, check_mode
 
-    resolver = Resolver(args.base, check_mode(args.mode))
+    base = scalar(args.base)
+    resolver = Resolver(base, check_mode(args.mode))
     status = 0
     for ref in _given(args.refs):
         trace: list[Step] = []
@@ -73,10 +88,10 @@ def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
         except URLError as exc:
             _error(str(exc))
             result, status = None, 1
-        problems = diagnose(args.base, ref, result)
+        problems = diagnose(base, ref, result)
         if args.json:
-            record = {
-                "base": args.base,
+            record: dict[str, Any] = {
+                "base": base,
                 "ref": ref,
                 "url": result,
                 "mode": args.mode,
@@ -86,10 +101,10 @@ def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
                 record["steps"] = [
                     {"rule": s.rule, "action": s.action, "parts": s.parts._asdict()} for s in trace
                 ]
-            print(json.dumps(record, ensure_ascii=False), file=out)
+            print(_json_line(record), file=out)
         elif args.explain:
             exp = Explanation(
-                args.base,
+                base,
                 ref,
                 args.mode,
                 result if result is not None else "(failed)",
@@ -105,8 +120,6 @@ def resolve_command(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def parse_command(args: argparse.Namespace, out: TextIO) -> int:
-    import json
-
     from ..url.parts import parse
 
     as_json = args.json or not out.isatty()
@@ -123,7 +136,7 @@ def parse_command(args: argparse.Namespace, out: TextIO) -> int:
             "port_number": parts.port,
         }
         if as_json:
-            print(json.dumps({"url": url, **fields}, ensure_ascii=False), file=out)
+            print(_json_line({"url": url, **fields}), file=out)
             continue
         print(printable(url), file=out)
         for name, value in fields.items():
@@ -135,8 +148,6 @@ def check_command(args: argparse.Namespace, out: TextIO) -> int:
     """1 when some URL breaks a rule, or is no absolute URL at all (``""``, ``-``'s lines,
     ``www.example.com/x``: a relative reference), as a linter exits, so that a script can
     test it."""
-    import json
-
     from ..url.rfc1738 import analyse
 
     as_json = args.json or not out.isatty()
@@ -154,7 +165,7 @@ def check_command(args: argparse.Namespace, out: TextIO) -> int:
                 ],
                 "problems": [p._asdict() for p in found.problems],
             }
-            print(json.dumps(record, ensure_ascii=False), file=out)
+            print(_json_line(record), file=out)
             continue
         print(url if url.isprintable() else repr(url), file=out)
         production = found.production or "- (a relative reference: not an RFC 1738 URL)"

@@ -9,8 +9,9 @@ of 0.90 lxml parses). Each is the reference's own algorithm, step for step:
 - :func:`css_urls` is css._scan with its three inner loops in C (the skip over what cannot
   start a URL, _SKIP_TOP; the search for the next bracket or quote inside a function,
   _TRIGGER_NESTED; a string token, _STRING), and the rest typed. What the scanner meets at
-  the few places it stops (a function's name, an escape, "@import") is decided by css.py's
-  own helpers, called from here; a sheet the scanner does not model goes to tinycss2, as there.
+  the few places it stops (a function's name, an escape, "@import", a string broken by a
+  newline, an unquoted url( token with escapes) is decided by css.py's own helpers, called
+  from here: no sheet goes to tinycss2 (issue 36), here as there.
 - :func:`parse_srcset` (in _csyntax_srcset.pxi, included) is microsyntax.parse_srcset's
   tokenizer and descriptor check in C; an ``x`` descriptor's value is still Python's float()
   (what the reference compares).
@@ -20,14 +21,16 @@ every fixture.
 """
 
 from baselinks.find.css import (
-    _NAME_CHAR,
     _SKIP_SPACE_AND_COMMENTS,
     _URL_REST,
     CSSURL,
-    _escape_names_something,
+    IMPORT,
+    _escape_read,
     _function_before as _py_function_before,
+    _name_ends,
+    _string_token,
     _string_value,
-    css_urls_tinycss2,
+    _url_token,
 )
 from baselinks.find.microsyntax import Candidate
 
@@ -298,21 +301,23 @@ def css_urls(text):
     cdef str css = _exact(text)
     if not _may_hold_url(css):
         return []  # most style attributes: nothing to tokenize
-    found = _scan(css)
-    return found if found is not None else css_urls_tinycss2(css)
+    return _scan(css)
 
 
 cdef class _Open:
-    """css._Open: an open block or function, its closing character and its role for URLs."""
+    """css._Open: an open function with a role for URLs, where it is among the open blocks."""
 
-    cdef Py_UCS4 closer
+    cdef Py_ssize_t level
     cdef int role
     cdef Py_ssize_t found_at
 
-    def __cinit__(self, Py_UCS4 closer, int role=NONE, Py_ssize_t found_at=-1):
-        self.closer = closer
+    def __cinit__(self, Py_ssize_t level, int role=NONE, Py_ssize_t found_at=-1):
+        self.level = level
         self.role = role
         self.found_at = found_at
+
+
+cdef _Open _NO_ROLE = _Open(-1)  # css._NO_ROLE: the innermost open block has no role
 
 
 cdef class _Lines:
@@ -348,14 +353,16 @@ cdef class _Lines:
         return self.line
 
 
-cdef object _scan(str css):
-    """css._scan(css): the URL-bearing tokens, or None to defer to tinycss2. Read css._scan
-    for the why of each step: this is it, with its regular expressions as C loops."""
+cdef list _scan(str css):
+    """css._scan(css): the URL-bearing tokens. Read css._scan for the why of each step: this
+    is it, with its regular expressions as C loops."""
     if "\r" in css or "\f" in css or "\x00" in css:
         css = css.replace("\x00", "\ufffd").replace("\r\n", "\n").replace("\r", "\n")
         css = css.replace("\f", "\n")
     cdef list found = []
-    cdef list stack = [_Open(u"\0")]
+    # css._Scan's open blocks: their closing characters, a byte each; those with a role
+    cdef bytearray closers = bytearray()
+    cdef list roles = []
     cdef _Open top
     cdef _Lines lines = _Lines(css)
     cdef Py_ssize_t in_url = 0
@@ -367,9 +374,15 @@ cdef object _scan(str css):
     cdef Py_UCS4 char
     cdef bint after_import
     cdef int role
+    # a "(" whose function's name held an escape (css._escape_read): where, its role, its start
+    cdef Py_ssize_t forced = -1
+    cdef int forced_role = NO_FUNCTION
+    cdef Py_ssize_t forced_start = 0
     new = tuple.__new__  # a CSSURL without NamedTuple's Python-level __new__
     while True:
-        if len(stack) > 1:
+        if forced >= 0:
+            start = forced
+        elif len(closers) > 0:
             start = _next_trigger(t, pos)
             if start < 0:
                 break
@@ -379,28 +392,37 @@ cdef object _scan(str css):
                 break
         char = _at(t, start)
         pos = start + 1
-        top = stack[len(stack) - 1]
+        top = _NO_ROLE
+        if roles and (<_Open>roles[len(roles) - 1]).level == len(closers) - 1:
+            top = roles[len(roles) - 1]
         if char == u"/":
             if pos < end and _at(t, pos) == u"*":
                 pos = _comment_end(t, pos + 1)
         elif char == u'"' or char == u"'":
             close = _string_end(t, start)
-            if close < 0:
-                return None
+            url = None
+            if close < 0:  # broken by a newline (a bad string: no URL), or by the end
+                url, close = _string_token(css, start)
+                if url is None:
+                    pos = close
+                    continue
             pos = close
             if start == import_at and not in_url:
-                url = _string_value(css[start:close])
+                url = _string_value(css[start:close]) if url is None else url
                 found.append(new(CSSURL, (url, "@import", lines.at(start))))
             elif top.role == IMAGE_SET and not in_url:
-                url = _string_value(css[start:close])
+                url = _string_value(css[start:close]) if url is None else url
                 found.append(new(CSSURL, (url, "image-set()", lines.at(start))))
             elif top.role == URL and top.found_at >= 0:
                 slot = found[top.found_at]
-                url = _string_value(css[start:close])
+                url = _string_value(css[start:close]) if url is None else url
                 found[top.found_at] = new(CSSURL, (url, slot[1], slot[2]))
                 top.found_at = -1
         elif char == u"(":
-            role = _function_before(t, css, start, &name_start)
+            if start == forced:
+                role, name_start, forced = forced_role, forced_start, -1
+            else:
+                role = _function_before(t, css, start, &name_start)
             after_import = name_start == import_at
             after_space = pos
             while after_space < end and _space(_at(t, after_space)):
@@ -409,42 +431,51 @@ cdef object _scan(str css):
                 after_space < end and (_at(t, after_space) == u'"' or _at(t, after_space) == u"'")
             ):
                 rest = _URL_REST.match(css, pos)
-                if rest is None:
-                    return None  # escapes in it, or a bad url token
-                if not in_url:
+                if rest is None:  # escapes in it, or a bad url token (None: no URL)
+                    url, pos = _url_token(css, pos)
+                else:
+                    url, pos = rest.group(1), rest.end()
+                if url is not None and not in_url:
                     syntax = "@import" if after_import else "url()"
-                    found.append(new(CSSURL, (rest.group(1), syntax, lines.at(name_start))))
-                pos = rest.end()
+                    found.append(new(CSSURL, (url, syntax, lines.at(name_start))))
             elif role == URL_FUNCTION or role == SRC_FUNCTION:
                 at = -1
                 if not in_url:
                     at = len(found)
                     syntax = "@import" if after_import else "url()"
                     found.append(new(CSSURL, ("", syntax, lines.at(name_start))))
-                stack.append(_Open(u")", URL, at))
+                roles.append(_Open(len(closers), URL, at))
+                closers.append(41)  # ")"
                 in_url += 1
             elif role == IMAGE_SET_FUNCTION:
-                stack.append(_Open(u")", IMAGE_SET))
-            elif len(stack) > 1:
-                stack.append(_Open(u")"))
+                roles.append(_Open(len(closers), IMAGE_SET))
+                closers.append(41)
+            elif len(closers) > 0:
+                closers.append(41)
         elif char == u"@":
-            if css[pos : pos + 6].lower() == "import" and not _NAME_CHAR.match(css, pos + 6):
+            if css[pos : pos + 6].lower() == "import" and _name_ends(css, pos + 6):
                 skip = _SKIP_SPACE_AND_COMMENTS.match(css, pos + 6)
                 import_at = pos = skip.end() if skip else pos + 6
         elif char == u"\\":
-            names, pos = _escape_names_something(css, start)
-            if names:
-                return None
+            action, name_from, pos = _escape_read(css, start)
+            if action == IMPORT:
+                skip = _SKIP_SPACE_AND_COMMENTS.match(css, pos)
+                import_at = pos = skip.end()
+            elif action is not None:  # a "(" at pos, its function's role decided here
+                forced, forced_role, forced_start = pos, _ROLES[action], name_from
         elif char == u"[":
-            stack.append(_Open(u"]"))
+            closers.append(93)  # "]"
         elif char == u"{":
-            stack.append(_Open(u"}"))
-        elif top.closer == char:
-            _close(stack.pop(), found)
-            if top.role == URL:
-                in_url -= 1
-    while len(stack) > 1:
-        _close(stack.pop(), found)
+            closers.append(125)  # "}"
+        elif len(closers) > 0 and <Py_UCS4>closers[len(closers) - 1] == char:
+            closers.pop()
+            if top is not _NO_ROLE:
+                roles.pop()
+                _close(top, found)
+                if top.role == URL:
+                    in_url -= 1
+    for block in roles:
+        _close(block, found)
     return [item for item in found if item is not None]
 
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from ..errors import scalar
+
 __all__ = ["CSSURL", "css_urls", "css_urls_tinycss2"]
 
 
@@ -31,10 +33,10 @@ def css_urls(css: str) -> list[CSSURL]:
     ``style`` attribute, in order, with CSS escapes in them decoded; comments are skipped.
 
     CSS Syntax Level 3 tokenization decides what is a URL; :func:`_scan` does it for the
-    URL-bearing subset in one regular-expression pass, and hands anything it does not model
-    (an escape in a function name, an unquoted ``url(`` with escapes, a string broken by a
-    newline) to tinycss2, the reference. Both give the same answer: a property test compares
-    them on generated CSS.
+    URL-bearing subset in one regular-expression pass, escapes in names and in unquoted
+    ``url(`` tokens and strings broken by a newline too, so that no sheet is handed whole to
+    tinycss2 (the reference: a property test compares the two on generated CSS). A sheet of
+    3 MB of nested ``{`` with one escape in it was: 930 MB and 20 s in tinycss2's tree.
     """
     # Every URL in CSS comes through "url(", "src(", "@import" or "image-set(", unless a
     # backslash escape spells one of them (u\72l), so CSS without any of these is not
@@ -46,12 +48,15 @@ def css_urls(css: str) -> list[CSSURL]:
             "url(" in lowered or "src(" in lowered or "@import" in lowered or "image-set" in lowered
         ):
             return []  # most style attributes: nothing to tokenize
-    found = _scan(css)
-    return found if found is not None else css_urls_tinycss2(css)
+    return _scan(css)
 
 
 def css_urls_tinycss2(css: str) -> list[CSSURL]:
-    """:func:`css_urls` through tinycss2's full tokenizer (the reference; slower)."""
+    """:func:`css_urls` through tinycss2's full tokenizer (the reference; slower).
+
+    An escape of a surrogate (``url(\\D800)``) is U+FFFD, as CSS Syntax says ("consume an
+    escaped code point") and the scanner makes it: tinycss2 gives the lone surrogate itself,
+    which no UTF-8 holds (every writer refused it)."""
     import tinycss2  # loaded by the first sheet the scanner hands over, not by every run
 
     found: list[CSSURL] = []
@@ -129,24 +134,133 @@ def _string_value(token: str) -> str:
     return _STRING_ESCAPE.sub(_unescape_match, body) if "\\" in body else body
 
 
+# --- what the scanner once handed to tinycss2 (issue 36): escapes in names and url( tokens,
+# strings broken by a newline. Each reads as tinycss2's tokenizer reads, quirks included
+# (tests/test_css.py compares them on generated CSS).
+
 _ESCAPE = re.compile(r"\\(?:[0-9a-fA-F]{1,6}(?:\r\n|[ \t\n])?|[^\n])")
-# The rest of a name after an escape: name characters and further escapes.
-_NAME_REST = re.compile(r"(?:" + _NAME + r"|\\(?:[0-9a-fA-F]{1,6}[ \t\n]?|[^\n]))*")
+# The rest of a name after an escape: name characters and further escapes (a backslash at the
+# end of the text is one: U+FFFD).
+_NAME_REST = re.compile(r"(?:" + _NAME + r"++|\\(?:[0-9a-fA-F]{1,6}+[ \t\n]?+|[^\n]|\Z))*+")
+_NAME_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{1,6})[ \t\n]?|(.)|\Z)", re.DOTALL)
+# https://drafts.csswg.org/css-syntax/#consume-url-token, from after "url(": white space, then
+# code points and escapes up to white space or ")"; a backslash before a newline is one more
+# code point (tinycss2's reading), a quote, "(" or a non-printable code point makes it a bad
+# url. Group 2: what ends it (")" or the end of the text), None for a bad url.
+_URL_TOKEN = re.compile(
+    r"[ \t\n]*+((?:[^\"'()\\ \t\n\x00-\x08\x0b\x0e-\x1f\x7f]++"
+    r"|\\(?:[0-9a-fA-F]{1,6}+[ \t\n]?+|[^\n0-9a-fA-F]|(?=\n)|\Z))*+)[ \t\n]*+(\)|\Z)?"
+)
+# https://drafts.csswg.org/css-syntax/#consume-remnants-of-a-bad-url, as tinycss2 does it (an
+# escaped ")" passed over, no other escape)
+_BAD_URL_REST = re.compile(r"(?:[^)\\]++|\\\)?+)*+\)?+")
+# A string's content up to its closing quote, a newline (a bad string) or the end of the text;
+# a hex escape takes one white space after it, a newline too.
+_STRING_BODY = {
+    quote: re.compile(rf"(?:[^{quote}\\\n]++|\\(?:[0-9a-fA-F]{{1,6}}+[ \t\n]?+|.|\Z))*+", re.DOTALL)
+    for quote in "\"'"
+}
 
 
-def _escape_names_something(css: str, backslash: int) -> tuple[bool, int]:
-    """Whether the escape at ``backslash`` is part of a function name or an at-keyword (then
-    only tinycss2 can tell what it spells), and where the escape ends."""
-    escape = _ESCAPE.match(css, backslash)
-    if escape is None:
-        return False, backslash + 1  # a backslash before a newline: a lone delimiter
-    name_end = _NAME_REST.match(css, escape.end()).end()  # type: ignore[union-attr]
-    if css.startswith("(", name_end):
-        return True, name_end
-    before = backslash
-    while before > 0 and (_NAME_CHAR.match(css, before - 1) or css[before - 1] == "\\"):
-        before -= 1
-    return before > 0 and css[before - 1] == "@", name_end
+def _unescape_name(match: re.Match[str]) -> str:
+    # in a name or a url token, a backslash at the end of the text is U+FFFD (in a string,
+    # nothing: _unescape_match)
+    hex_digits, char = match.groups()
+    if hex_digits is not None:
+        code = int(hex_digits, 16)
+        return "\ufffd" if code == 0 or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF else chr(code)
+    return char if char is not None else "\ufffd"
+
+
+def _unescape_kept(match: re.Match[str]) -> str:
+    return "\\" if match.group() == "\\" else _unescape_name(match)
+
+
+def _url_token(css: str, position: int) -> tuple[str | None, int]:
+    """The unquoted url token from ``position`` (after "url("): its value, None for a bad url
+    (no URL); and where it ends."""
+    token = _URL_TOKEN.match(css, position)
+    assert token is not None  # (the pattern matches the empty string)
+    if token.group(2) is None:
+        return None, _BAD_URL_REST.match(css, token.end()).end()  # type: ignore[union-attr]
+    body = token.group(1)
+    if "\\" not in body:
+        return body, token.end()
+    # a backslash alone at the body's end is before a newline (tinycss2 keeps it as it is) or
+    # at the end of the text (U+FFFD)
+    before_newline = css.startswith("\n", token.end(1))
+    return _NAME_ESCAPE.sub(_unescape_kept if before_newline else _unescape_name, body), token.end()
+
+
+def _string_token(css: str, start: int) -> tuple[str | None, int]:
+    """The string token whose quote is at ``start``: its value, None for a bad string (a
+    newline in it: it ends there, the newline not its own); and where it ends."""
+    end = _STRING_BODY[css[start]].match(css, start + 1).end()  # type: ignore[union-attr]
+    if css.startswith("\n", end):
+        return None, end
+    body = css[start + 1 : end]
+    value = _STRING_ESCAPE.sub(_unescape_match, body) if "\\" in body else body
+    return value, min(end + 1, len(css))  # past its closing quote (none at the end of the text)
+
+
+def _escaped_name(css: str, backslash: int) -> tuple[str, int, int]:
+    """The name an escape at ``backslash`` is part of, decoded ("" when it starts none: a
+    backslash before a newline is a delimiter, a digit starts a number), where the name
+    starts and where it ends. The name characters before the backslash were passed over by
+    the scan, which stops at every backslash and reads each escape's name to its end: they
+    hold no escape, and are walked back over once."""
+    if _ESCAPE.match(css, backslash) is None and backslash + 1 < len(css):
+        return "", backslash, backslash + 1
+    end = _NAME_REST.match(css, backslash).end()  # type: ignore[union-attr]
+    start = backslash
+    while start and _NAME_CHAR.match(css, start - 1):
+        start -= 1
+    if not _starts_name(css, start):
+        return "", start, end  # a number's, then a dimension's unit: no name of ours
+    return _NAME_ESCAPE.sub(_unescape_name, css[start:end]), start, end
+
+
+IMPORT = "@import"  # what _escape_read says of "@\\69mport"
+
+
+def _escape_read(css: str, backslash: int) -> tuple[str | None, int, int]:
+    """What the escape at ``backslash`` is to the scan (the compiled one's too): the role of
+    the function whose name it is in (_FUNCTIONS's, "" for none of ours: a "(" after a hash, an
+    at-keyword or a number opens a block), :data:`IMPORT`, or None (no "(" follows); where
+    its name starts, and where it ends."""
+    name, start, end = _escaped_name(css, backslash)
+    before = css[start - 1] if start else ""
+    if css.startswith("(", end):
+        named = name and before not in ("#", "@")
+        return (_FUNCTIONS.get(_ascii_lower(name), "") if named else ""), start, end
+    if before == "@" and _ascii_lower(name) == "import":
+        return IMPORT, start, end
+    return None, start, end
+
+
+def _starts_name(css: str, at: int) -> bool:
+    # https://drafts.csswg.org/css-syntax/#would-start-an-identifier
+    if css[at] == "-":
+        at += 1
+        return at < len(css) and (css[at] == "-" or css[at] == "\\" or _name_start(css[at]))
+    return css[at] == "\\" or _name_start(css[at])
+
+
+def _name_ends(css: str, at: int) -> bool:
+    """Whether a name ends at ``at``: no name code point there, nor an escape ("@import\\75rl"
+    is one at-keyword, "importurl")."""
+    return not _NAME_CHAR.match(css, at) and not (
+        css.startswith("\\", at) and not css.startswith("\\\n", at)
+    )
+
+
+def _name_start(char: str) -> bool:
+    return (char.isascii() and (char.isalpha() or char == "_")) or ord(char) > 0x7F
+
+
+def _ascii_lower(name: str) -> str:
+    # tinycss2's ascii_lower: A-Z only (str.lower() makes the Kelvin sign "k")
+    return name.lower() if name.isascii() else name.encode().lower().decode()
 
 
 def _function_before(css: str, paren: int) -> tuple[str, int]:
@@ -161,93 +275,144 @@ def _function_before(css: str, paren: int) -> tuple[str, int]:
 
 
 class _Open:
-    """An open block or function: its closing character, and its role for URLs."""
+    """An open function with a role for URLs: where it is among the open blocks, its role."""
 
-    __slots__ = ("closer", "found_at", "role")
+    __slots__ = ("found_at", "level", "role")
 
-    def __init__(self, closer: str, role: str = "", found_at: int = -1) -> None:
-        self.closer = closer
-        self.role = role  # "" | "image-set" (strings in it are URLs) | "url" (url("x"), src("x"))
+    def __init__(self, level: int, role: str, found_at: int = -1) -> None:
+        self.level = level  # its place in _Scan.closers
+        self.role = role  # "image-set" (strings in it are URLs) | "url" (url("x"), src("x"))
         self.found_at = found_at  # for "url": where its URL goes in `found`, -1 once filled
 
 
-class _Scan:
-    """The state of one :func:`_scan`: what is found, the open blocks, where lines are."""
+_NO_ROLE = _Open(-1, "")  # what the innermost open block is when it has no role
 
-    __slots__ = ("counted", "css", "found", "import_at", "in_url", "line", "stack")
+
+class _Scan:
+    """The state of one :func:`_scan`: what is found, the open blocks, where lines are.
+
+    The open blocks are their closing characters, a byte each (:attr:`closers`), and those of
+    them with a role :attr:`roles`: "image-set(" then 1.5 million "([" held an object each,
+    then a reference each (247 MB, then 45 MB for 3 MB)."""
+
+    __slots__ = ("closers", "counted", "css", "found", "import_at", "in_url", "line", "roles")
 
     def __init__(self, css: str) -> None:
         self.css = css
         self.found: list[CSSURL | None] = []
-        self.stack = [_Open("")]
+        self.closers = bytearray()
+        self.roles: list[_Open] = []
         self.in_url = 0  # open url()/src() functions: tinycss2 reads only their own strings
         self.import_at = -1  # where the token after an "@import" starts
         self.line, self.counted = 1, 0
+
+    def top(self) -> _Open:
+        """The innermost open block's role (_NO_ROLE when it has none)."""
+        roles = self.roles
+        return roles[-1] if roles and roles[-1].level == len(self.closers) - 1 else _NO_ROLE
+
+    def open(self, closer: str, role: str = "", found_at: int = -1) -> None:
+        if role:
+            self.roles.append(_Open(len(self.closers), role, found_at))
+        self.closers.append(ord(closer))
+
+    def close(self) -> None:
+        """The innermost open block ends: a url() or src() without a string gives no URL."""
+        top = self.top()
+        self.closers.pop()
+        if top is not _NO_ROLE:
+            self.roles.pop()
+            _close(top, self.found)
+            if top.role == "url":
+                self.in_url -= 1
 
     def line_at(self, offset: int) -> int:
         self.line += self.css.count("\n", self.counted, offset)
         self.counted = offset
         return self.line
 
-    def string(self, start: int, quote: str) -> int | None:
-        """A string token at ``start``: a URL where it stands for one; the position after it,
-        or None to defer (a string broken by a newline, or by the end: tinycss2's call)."""
-        string = _STRING[quote].match(self.css, start)
+    def string(self, start: int, quote: str) -> int:
+        """A string token at ``start``: a URL where it stands for one; the position after it.
+        A string broken by a newline is a bad string (no URL), one the text ends in is whole."""
+        css = self.css
+        string = _STRING[quote].match(css, start)
         if string is None:
-            return None
-        top = self.stack[-1]
+            value, end = _string_token(css, start)
+            if value is None:
+                return end
+        else:
+            value, end = None, string.end()
+        top = self.top()
         if start == self.import_at and not self.in_url:
-            self.found.append(CSSURL(_string_value(string.group()), "@import", self.line_at(start)))
+            syntax = "@import"
         elif top.role == "image-set" and not self.in_url:
-            value = _string_value(string.group())
-            self.found.append(CSSURL(value, "image-set()", self.line_at(start)))
+            syntax = "image-set()"
         elif top.role == "url" and top.found_at >= 0:
+            syntax = ""
+        else:
+            return end
+        if value is None:
+            value = _string_value(css[start:end])
+        if syntax:
+            self.found.append(CSSURL(value, syntax, self.line_at(start)))
+        else:
             slot = self.found[top.found_at]
             assert slot is not None
-            self.found[top.found_at] = slot._replace(url=_string_value(string.group()))
+            self.found[top.found_at] = slot._replace(url=value)
             top.found_at = -1
-        return string.end()
+        return end
 
-    def function(self, paren: int) -> int | None:
+    def function(self, paren: int, role: str | None = None, name_start: int = -1) -> int:
         """A "(" at ``paren``: a url token read whole, or a function opened (url(), src(),
-        image-set(), any other in a block); the position after it, or None to defer."""
+        image-set(), any other in a block); the position after it. ``role`` and
+        ``name_start``: the function's, when its name held an escape (else read here)."""
         css, pos = self.css, paren + 1
-        role, name_start = _function_before(css, paren)
+        if role is None:
+            role, name_start = _function_before(css, paren)
         syntax = "@import" if name_start == self.import_at else "url()"
         after_space = _SPACE.match(css, pos).end()  # type: ignore[union-attr]
         if role == "url" and css[after_space : after_space + 1] not in ('"', "'"):
             rest = _URL_REST.match(css, pos)
-            if rest is None:
-                return None  # escapes in it, or a bad url token
-            if not self.in_url:
-                self.found.append(CSSURL(rest.group(1), syntax, self.line_at(name_start)))
-            return rest.end()
+            url, end = (rest.group(1), rest.end()) if rest else _url_token(css, pos)
+            if url is not None and not self.in_url:
+                self.found.append(CSSURL(url, syntax, self.line_at(name_start)))
+            return end
         if role in ("url", "src"):
             at = -1
             if not self.in_url:
                 at = len(self.found)
                 self.found.append(CSSURL("", syntax, self.line_at(name_start)))
-            self.stack.append(_Open(")", "url", at))
+            self.open(")", "url", at)
             self.in_url += 1
         elif role == "image-set":
-            self.stack.append(_Open(")", "image-set"))
-        elif len(self.stack) > 1:
-            self.stack.append(_Open(")"))
+            self.open(")", "image-set")
+        elif self.closers:
+            self.open(")")
         return pos
 
+    def escape(self, backslash: int) -> int:
+        """A backslash at ``backslash``: the name it is part of read, a function or
+        ``@import`` where it spells one; the position after."""
+        role, start, end = _escape_read(self.css, backslash)
+        if role == IMPORT:
+            skip = _SKIP_SPACE_AND_COMMENTS.match(self.css, end)
+            self.import_at = skip.end()  # type: ignore[union-attr]
+            return self.import_at
+        return end if role is None else self.function(end, role, start)
 
-def _scan(css: str) -> list[CSSURL] | None:
-    """The URL-bearing tokens of ``css`` (see :func:`css_urls`), or ``None`` to defer."""
+
+def _scan(css: str) -> list[CSSURL]:
+    """The URL-bearing tokens of ``css`` (see :func:`css_urls`)."""
     # https://drafts.csswg.org/css-syntax/#input-preprocessing, as tinycss2 does it (lines count
     # "\n" after it).
     if "\r" in css or "\f" in css or "\x00" in css:
         css = css.replace("\x00", "\ufffd").replace("\r\n", "\n").replace("\r", "\n")
         css = css.replace("\f", "\n")
     scan = _Scan(css)
-    stack, found = scan.stack, scan.found
+    closers, found = scan.closers, scan.found
     pos, end = 0, len(css)
     while True:
-        if len(stack) > 1:
+        if closers:
             match = _TRIGGER_NESTED.search(css, pos)
             if match is None:
                 break
@@ -263,28 +428,22 @@ def _scan(css: str) -> list[CSSURL] | None:
             if css.startswith("*", pos):
                 close = css.find("*/", pos + 1)
                 pos = len(css) if close < 0 else close + 2
-        elif char in "\"'" or char == "(":
-            after = scan.string(start, char) if char != "(" else scan.function(start)
-            if after is None:
-                return None
-            pos = after
+        elif char in "\"'":
+            pos = scan.string(start, char)
+        elif char == "(":
+            pos = scan.function(start)
         elif char == "@":
-            if css[pos : pos + 6].lower() == "import" and not _NAME_CHAR.match(css, pos + 6):
+            if css[pos : pos + 6].lower() == "import" and _name_ends(css, pos + 6):
                 skip = _SKIP_SPACE_AND_COMMENTS.match(css, pos + 6)
                 scan.import_at = pos = skip.end() if skip else pos + 6
         elif char == "\\":
-            names, pos = _escape_names_something(css, start)
-            if names:
-                return None
+            pos = scan.escape(start)
         elif char in "[{":
-            stack.append(_Open(_CLOSERS[char]))
-        elif stack[-1].closer == char:
-            top = stack.pop()
-            _close(top, found)
-            if top.role == "url":
-                scan.in_url -= 1
-    while len(stack) > 1:
-        _close(stack.pop(), found)
+            scan.open(_CLOSERS[char])
+        elif closers and closers[-1] == ord(char):
+            scan.close()
+    for block in scan.roles:
+        _close(block, found)
     return [item for item in found if item is not None]
 
 
@@ -309,20 +468,18 @@ def _walk(tokens: Iterable[Any], found: list[CSSURL], *, in_image_set: bool) -> 
         if kind == "whitespace":  # comments were dropped by skip_comments=True
             continue
         if kind == "url":
-            found.append(
-                CSSURL(token.value, "@import" if after_import else "url()", token.source_line)
-            )
+            syntax = "@import" if after_import else "url()"
+            found.append(CSSURL(scalar(token.value), syntax, token.source_line))
         elif kind == "string" and (after_import or in_image_set):
-            found.append(
-                CSSURL(token.value, "@import" if after_import else "image-set()", token.source_line)
-            )
+            syntax = "@import" if after_import else "image-set()"
+            found.append(CSSURL(scalar(token.value), syntax, token.source_line))
         elif kind == "function":
             name = token.lower_name
             if name in ("url", "src"):
                 strings = [arg for arg in token.arguments if arg.type == "string"]
                 if strings:
                     syntax = "@import" if after_import else "url()"
-                    found.append(CSSURL(strings[0].value, syntax, token.source_line))
+                    found.append(CSSURL(scalar(strings[0].value), syntax, token.source_line))
             else:
                 stack.append((iter(token.arguments), name in _IMAGE_SETS))
         elif kind in ("() block", "[] block", "{} block"):

@@ -1,13 +1,13 @@
-"""feeds: an Atom or RSS feed → every URL in it, each with the xml:base chain of its element,
+"""feeds: an Atom or RSS feed → every URL in it, each with the base in scope at its element,
 and each HTML document inside it (an entry's content), as written; never resolved.
 
-    Document (xmlparse.load_xml) ──FeedReader──► (chain, RawLink) and (chain, Document), in order
+    Document (xmlparse.load_xml) ──FeedReader──► (base, RawLink) and (base, Document), in order
 
 The formats: Atom 1.0 (RFC 4287) and 0.3, RSS 0.9x and 2.0 (no namespace), RSS 1.0 and 0.90
 (RDF), and the extensions feeds carry URLs in (Media RSS, iTunes, the well-formed web's
 comments, FeedBurner). What is a URL is the table :data:`FEED_SOURCES`, as the HTML table is
-linktable.py's; an element's *chain* is the ``xml:base`` values on it and its ancestors,
-outermost first, which base/xmlbase.py turns into its base.
+linktable.py's; each URL comes with its element's base, which base/xmlbase.py keeps as the
+elements start and end (each ``xml:base`` resolved once, against the base around it).
 
 **HTML inside a feed** is a document of its own: an Atom text construct or content of type
 ``html`` (escaped, or in CDATA), ``xhtml`` (inline: its ``div``), or a MIME type of HTML; Atom
@@ -17,7 +17,7 @@ outermost first, which base/xmlbase.py turns into its base.
 element's line), which the pipeline walks with the HTML walker, every rule of it, with the
 element's base as its encapsulating entity's (RFC 1808 §3.2), as an ``iframe srcdoc``. Inside
 inline XHTML, an element with an ``xml:base`` of its own starts a document of its own, with
-its own chain (an HTML tree has one base): its links follow the rest of the content's.
+its own base (an HTML tree has one): its links follow the rest of the content's.
 
 Elements inside an HTML-holding element belong to that document: no row of the table applies
 to them. A prefix no namespace declaration binds (``<media:content>`` in a feed that forgot
@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections import deque
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from ..base.xmlbase import XML_BASE
+from ..base.layers import Base
+from ..base.xmlbase import XML_BASE, Scope, XMLBase
 from ..load.document import Document, load_text, parse_html
 from ..url.parts import SCHEME_RE
 from .linktable import KINDS, TEXT
@@ -93,7 +95,10 @@ def _in(*namespaces: str) -> frozenset[str]:
 FEED_SOURCES: tuple[FeedSource, ...] = (
     # RFC 4287 §4.2.7: atom:link; Atom 0.3 the same (and in RSS, as <atom:link rel="self">)
     FeedSource(_ATOMS, "link", "href", "rel", spec="RFC 4287 §4.2.7; kind from rel"),
-    FeedSource(_ATOMS, "id", TEXT, "link", when="http", spec="RFC 4287 §4.2.6, when http(s)"),
+    FeedSource(_in(ATOM), "id", TEXT, "link", when="http", spec="RFC 4287 §4.2.6, when http(s)"),
+    FeedSource(
+        _in(ATOM03), "id", TEXT, "link", when="web", spec="Atom 0.3 §3.5.3; http(s), relative"
+    ),
     FeedSource(_in(ATOM), "icon", TEXT, "resource", spec="RFC 4287 §4.2.5"),
     FeedSource(_in(ATOM), "logo", TEXT, "resource", spec="RFC 4287 §4.2.8"),
     FeedSource(_in(ATOM), "uri", TEXT, "link", spec="RFC 4287 §3.2.2 (a person's)"),
@@ -119,6 +124,8 @@ FEED_SOURCES: tuple[FeedSource, ...] = (
     FeedSource(_in(ITUNES), "image", "href", "resource", spec="Apple Podcasts <itunes:image>"),
     FeedSource(_in(WFW), "comment", TEXT, "link", spec="Well-Formed Web CommentAPI"),
     FeedSource(_in(WFW), "commentRss", TEXT, "link", spec="Well-Formed Web CommentAPI"),
+    # WordPress writes commentRss; the CommentAPI's own page, and feedparser's tests, commentRSS
+    FeedSource(_in(WFW), "commentRSS", TEXT, "link", spec="Well-Formed Web CommentAPI"),
     FeedSource(_in(FEEDBURNER), "origLink", TEXT, "link", spec="FeedBurner"),
     FeedSource(_in(FEEDBURNER), "origEnclosureLink", TEXT, "resource", spec="FeedBurner"),
 )
@@ -142,7 +149,13 @@ def _is_permalink(element: Any, value: str) -> bool:
     return said == "true" or SCHEME_RE.match(value.strip()) is not None
 
 
-CONDITIONS = {"http": _is_http, "permalink": _is_permalink}
+def _is_web(element: Any, value: str) -> bool:
+    # Atom 0.3's id is a URI that xml:base applies to: feedparser's tests give "/relative/link"
+    # (http_entry_id_base_docuri.xml), resolved against the feed's URL; tag: and urn: are not
+    return _is_http(element, value) or SCHEME_RE.match(value.strip()) is None
+
+
+CONDITIONS = {"http": _is_http, "web": _is_web, "permalink": _is_permalink}
 
 
 def _atom_kind(rel: str) -> str:
@@ -193,6 +206,10 @@ HTML_HOLDERS: dict[tuple[str, str], str] = {
         for name in ("content", "summary", "title", "tagline", "copyright", "info")
     },
     **{(namespace, "description"): "text" for namespace in _RSS},
+    # RSS items' content as feedparser reads it: <fullitem> (escaped HTML) and a <body> of
+    # no namespace (markup in it), beside xhtml:body
+    **{(namespace, "fullitem"): "text" for namespace in _RSS},
+    **{(namespace, "body"): "inline" for namespace in _RSS},
     (CONTENT, "encoded"): "text",
     (XHTML, "body"): "inline",
 }
@@ -239,55 +256,53 @@ def _attr_name(attr: str) -> str:
     return f"{NAMESPACES.get(namespace) or 'ns'}:{local}" if namespace else local
 
 
-Found = tuple[tuple[str, ...], RawLink | Document]
+Found = tuple[Base, RawLink | Document]
 
 
 class FeedReader:
-    """The links and HTML documents of one feed, streamed (see the module docstring)."""
+    """The links and HTML documents of one feed, streamed (see the module docstring), each
+    with the base in scope at its element, kept by ``scopes`` (base/xmlbase.py)."""
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document, scopes: XMLBase) -> None:
         self.document = document
+        self.scopes = scopes
         self.events = XMLEvents(document, "feed")
 
     @property
     def damage(self) -> str:
-        """What was not well-formed ("" when all of it was), once the items are read."""
-        return self.events.damage
+        """What was not well-formed, or not applied ("" when all was), once the items are read."""
+        return "; ".join(what for what in (self.events.damage, self.scopes.damage) if what)
 
     def items(self) -> Iterator[Found]:
-        """Each URL (a RawLink) and each HTML document, with its element's chain, in order."""
-        chains: list[tuple[str, ...]] = [()]
+        """Each URL (a RawLink) and each HTML document, with its element's base, in order."""
+        scopes = self.scopes
         holders: list[tuple[Any, str, str, str]] = []  # (element, how, namespace, local)
         for event, element in self.events:
             if not isinstance(element.tag, str):
                 continue
             if event == "start":
-                chain = chains[-1]
-                value = element.get(XML_BASE)
-                chains.append(chain if value is None else (*chain, value))
+                base = scopes.enter(element.get(XML_BASE), element.sourceline)
                 if holders:
                     continue  # inside an entry's HTML: that document's
                 namespace, local = _qualified(element.tag)
-                yield from self._attributes(element, namespace, local, chains[-1])
+                yield from self._attributes(element, namespace, local, base)
                 rule = HTML_HOLDERS.get((namespace, local))
                 how = _holding(rule, element) if rule else ""
                 if how:
                     holders.append((element, how, namespace, local))
                 continue
-            chain = chains.pop()
+            scope = scopes.leave()
             if holders:
                 if holders[-1][0] is not element:
                     continue  # an element inside the HTML: released with its holder
                 _, how, namespace, local = holders.pop()
-                yield from self._html(element, how, _display(namespace, local, element), chain)
+                yield from self._html(element, how, _display(namespace, local, element), scope)
             else:
                 namespace, local = _qualified(element.tag)
-                yield from self._text(element, namespace, local, chain)
+                yield from self._text(element, namespace, local, scope.base)
             release(element)
 
-    def _attributes(
-        self, element: Any, namespace: str, local: str, chain: tuple[str, ...]
-    ) -> Iterator[Found]:
+    def _attributes(self, element: Any, namespace: str, local: str, base: Base) -> Iterator[Found]:
         rows = _ROWS.named.get((namespace, local), ())
         for source in (*rows, *_ROWS.anywhere):
             if source.attr == TEXT:
@@ -295,24 +310,22 @@ class FeedReader:
             value = element.get(source.attr)
             found = None if value is None else _raw(source, element, namespace, local, value)
             if found is not None:
-                yield chain, found
+                yield base, found
 
-    def _text(
-        self, element: Any, namespace: str, local: str, chain: tuple[str, ...]
-    ) -> Iterator[Found]:
+    def _text(self, element: Any, namespace: str, local: str, base: Base) -> Iterator[Found]:
         for source in _ROWS.named.get((namespace, local), ()):
             if source.attr != TEXT:
                 continue
             value = text_of(element)
             found = _raw(source, element, namespace, local, value) if value.strip() else None
             if found is not None:
-                yield chain, found
+                yield base, found
 
-    def _html(self, element: Any, how: str, tag: str, chain: tuple[str, ...]) -> Iterator[Found]:
+    def _html(self, element: Any, how: str, tag: str, scope: Scope) -> Iterator[Found]:
         line = element.sourceline or 1
         name = f"{self.document.name}#{tag}@{line}"
         if how == "inline" or (how == "text" and len(element)):  # "naked" markup in RSS too
-            yield from _inline(element, name, line, chain)
+            yield from _inline(element, name, line, scope, self.scopes)
             return
         text = text_of(element)
         if how == "base64":
@@ -321,7 +334,7 @@ class FeedReader:
             except (binascii.Error, ValueError):
                 return  # not base64: no HTML to read (and no link lost: none was written)
         if text.strip():
-            yield chain, load_text(text, name)
+            yield scope.base, load_text(text, name)
 
 
 def _raw(
@@ -347,12 +360,13 @@ def _raw(
     return RawLink(value, tag, attr, kind, element.sourceline, rel=rel, hreflang=hreflang)
 
 
-def _inline(holder: Any, name: str, line: int, chain: tuple[str, ...]) -> Iterator[Found]:
+def _inline(holder: Any, name: str, line: int, scope: Scope, scopes: XMLBase) -> Iterator[Found]:
     """Inline XHTML as HTML documents: the holder's content, then each element in it with an
-    xml:base of its own (and what it holds), outermost first."""
-    pieces: list[tuple[list[Any], tuple[str, ...], bool]] = [(list(holder), chain, True)]
+    xml:base of its own (and what it holds), outermost first, its base resolved once against
+    the base of the piece around it."""
+    pieces: deque[tuple[list[Any], Scope, bool]] = deque([(list(holder), scope, True)])
     while pieces:
-        roots, scope, top = pieces.pop(0)
+        roots, around, top = pieces.popleft()
         tree = parse_html("")
         apart: list[Any] = []
         for root in roots:
@@ -362,8 +376,10 @@ def _inline(holder: Any, name: str, line: int, chain: tuple[str, ...]) -> Iterat
                 apart.append(root)
             else:
                 apart += copy_as_html(root, tree, first_line=line, cut=_has_base)
-        yield scope, Document(name, "", "utf-8", "xml", tree)
-        pieces += [([inner], (*scope, str(inner.get(XML_BASE))), False) for inner in apart]
+        yield around.base, Document(name, "", "utf-8", "xml", tree)
+        for inner in apart:
+            inside = scopes.within(around, str(inner.get(XML_BASE)), inner.sourceline)
+            pieces.append(([inner], inside, False))
 
 
 def _has_base(element: Any) -> bool:

@@ -19,9 +19,10 @@ ignored, and a key that starts with ``sitemap`` or ``site-map`` is a sitemap's.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 
 from ..load.document import Document
+from .microsyntax import text_lines
 from .walk import RawLink
 
 __all__ = ["ROBOTS_TAG", "robots_links"]
@@ -29,19 +30,19 @@ __all__ = ["ROBOTS_TAG", "robots_links"]
 # The tag a robots.txt's links carry; their attr is "sitemap".
 ROBOTS_TAG = "robots"
 _KEYS = ("sitemap", "site-map")
-_LINE_END = re.compile(r"\r\n|\r|\n")
 _WHITE = " \t\x0b\x0c"  # ASCII white space within a line (absl::StripAsciiWhitespace)
 
 
-def robots_links(document: Document) -> list[RawLink]:
-    """The URL of each ``Sitemap:`` line of a robots.txt, in order, with its line."""
-    links = []
-    text = document.text.removeprefix("\ufeff")
-    for number, line in enumerate(_LINE_END.split(text), 1):
+def robots_links(document: Document) -> Iterator[RawLink]:
+    """The URL of each ``Sitemap:`` line of a robots.txt, in order, with its line, as the
+    lines are read (microsyntax.text_lines: no list of them all)."""
+    for number, line in text_lines(document.text.removeprefix("\ufeff")):
+        lowered = line.lower()
+        if "sitemap" not in lowered and "site-map" not in lowered:
+            continue  # most lines (every key that counts holds one of the two)
         pair = _key_and_value(line)
         if pair is not None and pair[0].lower().startswith(_KEYS) and pair[1]:
-            links.append(RawLink(pair[1], ROBOTS_TAG, "sitemap", "link", number))
-    return links
+            yield RawLink(pair[1], ROBOTS_TAG, "sitemap", "link", number)
 
 
 def _key_and_value(line: str) -> tuple[str, str] | None:

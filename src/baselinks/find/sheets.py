@@ -32,12 +32,13 @@ file, what it cannot read so is the price.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
 from lxml import etree
 
+from ..compiled import load as load_compiled
 from ..load.containers.doctypes import DocType
 from ..load.document import Document, Loadable, limit_attributes, load, parse_html, read_source
 from ..load.encoding import decode_as, lookup, sniff
@@ -74,12 +75,18 @@ def load_css(
     return Document(label, text, str(encoding.name), "css", None)
 
 
+# The compiled scanner where it is built (BASELINKS_PURE=1: css.py's), as the walk's <style>
+# text: the same answers (tests/test_compiled_syntax.py), a style sheet's nesting read in C.
+_csyntax = load_compiled("baselinks.find._csyntax")
+_css_urls = css_urls if _csyntax is None else _csyntax.css_urls
+
+
 def sheet_links(document: Document) -> list[RawLink]:
     """Every ``url()``, ``@import`` and ``image-set()`` of a style sheet, in order: tag
     ``css``, attr the syntax (as in a ``<style>`` element), kind ``resource``."""
     return [
         RawLink(found.url, "css", found.syntax, "resource", found.line)
-        for found in css_urls(document.text)
+        for found in _css_urls(document.text)
     ]
 
 
@@ -120,7 +127,7 @@ def load_svg(
     if not data.strip():
         return Document(label, "", "utf-8", "xml", parse_html("", "lxml"))  # as an empty page
     declared = lookup(charset) if charset else None
-    data, capped = limit_attributes(data)  # libxml2's XML parser is quadratic in them too
+    data, capped = limit_attributes(data, xml=True)  # libxml2's XML parser is quadratic too
     try:
         root = etree.fromstring(data, _parser(declared))
     except etree.XMLSyntaxError as exc:
@@ -239,7 +246,7 @@ def _sheet(document: Document, location: str) -> list[RawLink]:
     return sheet_links(document)
 
 
-def _robots(document: Document, location: str) -> list[RawLink]:
+def _robots(document: Document, location: str) -> Iterator[RawLink]:
     return robots_links(document)
 
 

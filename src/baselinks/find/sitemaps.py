@@ -42,6 +42,7 @@ from ..load.document import Document
 from ..url.parts import SCHEME_RE, parse
 from ..url.resolve import resolve
 from .linktable import KINDS, TEXT
+from .microsyntax import text_lines
 from .walk import RawLink
 from .xmlparse import XMLEvents, local_name, release, text_of
 
@@ -112,7 +113,7 @@ for _source in SITEMAP_SOURCES:
 def sitemap_links(document: Document, location: str) -> Iterator[RawLink | str]:
     """Every URL of an XML sitemap, in order, as it is parsed; then what was not well-formed,
     if anything (a str). ``location``: the sitemap's URL (its base), "" when not known."""
-    events = XMLEvents(document, "sitemap", ("start", "end"), _TAGS)
+    events = XMLEvents(document, "sitemap", ("start", "end"), _TAGS, _holds_text)
     own: str | None = None  # the namespace of the document element, once met
     scope = _Scope(location)
     for event, element in events:
@@ -129,6 +130,16 @@ def sitemap_links(document: Document, location: str) -> Iterator[RawLink | str]:
         release(element)  # read: an entry, or a URL inside one
     if events.damage:
         yield events.damage
+
+
+# The elements whose text is a URL (read at their end, with what is inside them).
+_TEXT_LOCALS = frozenset(s.local for s in SITEMAP_SOURCES if s.attr == TEXT)
+
+
+def _holds_text(element: Any) -> bool:
+    # what xmlparse.prune keeps whole: a <loc> still open (anything else it drops once
+    # closed, an element the table does not know among them)
+    return isinstance(element.tag, str) and _qualified(element.tag)[1] in _TEXT_LOCALS
 
 
 def _qualified(tag: str) -> tuple[str, str]:
@@ -152,16 +163,13 @@ def _link(source: SitemapSource, element: Any, local: str, scope: _Scope) -> Raw
 
 
 def text_sitemap_links(document: Document, location: str) -> Iterator[RawLink]:
-    """Every line of a text sitemap that holds something, as one URL, in order."""
+    """Every line of a text sitemap that holds something, as one URL, in order. "One URL per
+    line": a line ends at LF, CR LF or CR (microsyntax.text_lines), never at a form feed,
+    NEL or U+2028, which str.splitlines() split a URL at (its tail a link of its own)."""
     scope = _Scope(location)
-    for number, line in _lines(document.text):
+    for number, line in text_lines(document.text.removeprefix("\ufeff")):
         if line.strip():
             yield RawLink(line, TEXT_TAG, "line", "link", number, problems=scope.problems(line))
-
-
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    # "one URL per line": a line ends at LF, CR LF or CR (a text editor's three)
-    yield from enumerate(text.removeprefix("\ufeff").splitlines(), 1)
 
 
 class _Scope:

@@ -241,12 +241,14 @@ def _outside(root: Any) -> bool:
     return any(isinstance(sibling.tag, str) for sibling in root.itersiblings())
 
 
-def limit_attributes(data: bytes) -> tuple[bytes, str]:
-    """``data`` with the attributes of an element past its first MAX_ATTRIBUTES left out
-    (tokens.cap_attributes, the compiled pass where built), and what was, said by line and
-    byte offset of each element ("" when nothing was). libxml2's HTML and XML parsers are
-    both quadratic in an element's attributes: the SVG loader (find/sheets.py) calls it too."""
-    data, capped = cap_attributes(data, None if _cload is None else _cload.passed)
+def limit_attributes(data: bytes, *, xml: bool = False) -> tuple[bytes, str]:
+    """``data`` with the attributes of an element past its first MAX_ATTRIBUTES names left
+    out, and the repeats of a name (tokens.cap_attributes, the compiled pass where built), and
+    what was, said by line and byte offset of each element ("" when nothing was). libxml2's
+    HTML and XML parsers are both quadratic in an element's attributes: the SVG loader
+    (find/sheets.py) calls it too, with ``xml`` (names compared as written)."""
+    passing = None if _cload is None else _cload.passed
+    data, capped = cap_attributes(data, passing, xml=xml)
     said = []
     for offset, count in capped:
         line = data.count(b"\n", 0, offset) + 1

@@ -386,8 +386,9 @@ MAX_ATTRIBUTES = 256
 # One attribute of a start tag, bytes, from HTML §13.2.5.32-40: the gap before it (a "/" is
 # one), its name, then "=" and a value, quoted or not. Possessive, each class disjoint from
 # what follows it: no backtracking.
+_ATTRIBUTE_NAME = rb"[^\t\n\f\r />][^\t\n\f\r />=]*+"
 _ATTRIBUTE = (
-    rb"[\t\n\f\r /]*+[^\t\n\f\r />][^\t\n\f\r />=]*+[\t\n\f\r ]*+"
+    rb"[\t\n\f\r /]*+" + _ATTRIBUTE_NAME + rb"[\t\n\f\r ]*+"
     rb"""(?:=[\t\n\f\r ]*+(?:"[^"]*+"|'[^']*+'|(?!["'])[^\t\n\f\r >]*+))?+"""
 )
 _TAG_END = rb"[\t\n\f\r /]*+>"
@@ -428,13 +429,20 @@ _NOT_NEWLINE = re.compile(rb"[^\n]++")
 
 
 def cap_attributes(
-    data: bytes, passing: Callable[[bytes, int, int], int] | None = None
+    data: bytes, passing: Callable[[bytes, int, int], int] | None = None, *, xml: bool = False
 ) -> tuple[bytes, list[tuple[int, int]]]:
     """``data`` with the attributes of each element after its first :data:`MAX_ATTRIBUTES`
-    blanked (their line breaks kept: the line numbers stay); and for each such element, the
-    offset of its tag and how many attributes it had. Linear: one possessive pass, or
-    ``passing`` (document.py's compiled copy of it: where it stops, from where, with how
-    many attributes a start tag may have)."""
+    distinct names blanked (their line breaks kept: the line numbers stay), and a name's
+    repeats with them; and for each element cut so, the offset of its tag and how many
+    distinct names its attributes had. Linear: one possessive pass, or ``passing``
+    (document.py's compiled copy of it: where it stops, from where, with how many attributes
+    a start tag may have). ``xml``: names compared as written (HTML's are ASCII case-folded).
+
+    HTML §13.2.5.33: "if there is already an attribute on the token with the exact same name,
+    then this is a duplicate-attribute parse error and the new attribute must be removed from
+    the token". A browser keeps the first of each name, so the cap counts names, not repeats:
+    ``"<base " * 30000 + '<base href=...>'`` (w3lib's test) is one element of two attributes,
+    ``<base`` and ``href``, whose base a browser uses (issue 36: it was cut at 256 of 30,001)."""
     pieces: list[bytes] = []
     capped: list[tuple[int, int]] = []
     done = position = 0
@@ -448,15 +456,41 @@ def cap_attributes(
             break  # (stopped at what runs to the end: an unclosed comment, tag or quote)
         rest = _REST.match(data, many.end())
         end = len(data) if rest is None else rest.start(1)  # up to its "/>" or ">", or the end
-        dropped = data[many.end() : end]
-        count = MAX_ATTRIBUTES + len(_ATTRIBUTE_START.findall(dropped))
-        pieces += (data[done : many.end()], _NOT_NEWLINE.sub(b"", dropped))
-        capped.append((position, count))
+        start = _TAG_NAME.match(data, position + 1).end()  # type: ignore[union-attr]
+        kept, count = _first_of_each(data, start, end, xml)
+        pieces += (data[done:start], kept)
+        if count > MAX_ATTRIBUTES:
+            capped.append((position, count))
         done = position = end
-    if not capped:
+    if done == 0:
         return data, capped
     pieces.append(data[done:])
     return b"".join(pieces), capped
 
 
+def _first_of_each(data: bytes, start: int, end: int, xml: bool) -> tuple[bytes, int]:
+    """The attributes of a start tag, ``data[start:end]``, the first of each name only and
+    of the first :data:`MAX_ATTRIBUTES` names only, the others blanked to their line breaks;
+    and how many distinct names there are."""
+    names: set[bytes] = set()
+    pieces: list[bytes] = []
+    joined = False  # an attribute was left out just before: the next must not touch the last
+    for match in _ATTRIBUTE_NAMED.finditer(data, start, end):
+        name = match.group(1) if xml else match.group(1).lower()  # ASCII, as the tokenizer
+        piece = match.group()
+        if name not in names and len(names) < MAX_ATTRIBUTES:
+            if joined and piece[:1] not in _GAP_BYTES:
+                pieces.append(b" ")  # (an unquoted value before must not run into it)
+            pieces.append(piece)
+            joined = False
+        else:
+            pieces.append(_NOT_NEWLINE.sub(b"", piece))
+            joined = True
+        names.add(name)
+    return b"".join(pieces), len(names)
+
+
 _ATTRIBUTE_START = re.compile(_ATTRIBUTE)
+# One attribute, its name in group 1 (_ATTRIBUTE's), where a tag's attributes follow each other.
+_ATTRIBUTE_NAMED = re.compile(_ATTRIBUTE.replace(_ATTRIBUTE_NAME, b"(%s)" % _ATTRIBUTE_NAME, 1))
+_GAP_BYTES = (b"\t", b"\n", b"\f", b"\r", b" ", b"/")

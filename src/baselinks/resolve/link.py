@@ -62,7 +62,7 @@ class Link(NamedTuple):
 
     Its twelve fields and ``nofollow``, ``hreflang``, then ``origin``: where its document is
     stored and the page's own URL,
-    one :class:`Origin` shared by all the links of a document (no work per link), read as seven
+    one :class:`Origin` shared by all the links of a document (no work per link), read as eight
     fields of the link (``link.offset``, ``link.page_url``...) and written flattened, as the
     fields of :data:`ORIGIN_FIELDS`. ``page_url`` is there, not among the twelve, because it is
     the document's (one value per page, as ``file`` is), and so that CSV and TSV keep their
@@ -126,6 +126,12 @@ class Link(NamedTuple):
         """The URL of the page the link was found on, before any ``<base>`` (None: unknown)."""
         return self.origin.page_url
 
+    @property
+    def revisit_of(self) -> str | None:
+        """For a link of a ``revisit`` record's page, found in its original's payload: that
+        record's ``WARC-Record-ID``; None for a link of a record's own payload."""
+        return self.origin.revisit_of
+
     # Canonical forms of the URL (url/canonical.py, url/surt.py), computed when read, never
     # stored: extraction without them costs nothing (:data:`COMPUTED_FIELDS`).
     @property
@@ -160,7 +166,7 @@ class Link(NamedTuple):
         return None if self.page_url is None else _canonical.domain(self.page_url)
 
     def values(self) -> tuple[Any, ...]:
-        """The values of :data:`FIELDS`, in order: the link's own, then the origin's seven (and
+        """The values of :data:`FIELDS`, in order: the link's own, then the origin's eight (and
         the computed fields, on a record :func:`computed` made)."""
         return self[:-1] + self[-1]
 
@@ -205,6 +211,7 @@ class _Computed(NamedTuple):
     date: str | None
     part: str | None
     page_url: str | None
+    revisit_of: str | None
     host: str | None
     domain: str | None
     surt: str | None
@@ -245,6 +252,12 @@ def computed(fields: tuple[str, ...], links: Sequence[Link]) -> list[Link]:
     return made
 
 
+# The distinct references a Linker keeps resolved (its memo): a document handed on as it is
+# read (a sitemap of a million URLs) kept every one to its end, half of what it held (issue
+# 36); past this many, the memo starts again (a repeated reference is resolved once more).
+MEMO_KEPT = 1 << 16
+
+
 class Linker:
     """The resolve stage for one document: raw links against its base, with problem codes.
 
@@ -277,7 +290,8 @@ class Linker:
         self.query_codec = query_codec
         self.resolver = Resolver(base.url, mode)
         self.codebases: dict[str, Resolver] = {}
-        # reference as written (stripped) -> (url, problems), against the document's base
+        # reference as written (stripped) -> (url, problems), against the document's base;
+        # at most MEMO_KEPT, then it starts again
         self.memo: dict[str, tuple[str, tuple[str, ...]]] = {}
         # the document's own URL resolved (an empty form action), once a document
         self.form_document: tuple[str, tuple[str, ...]] | None = None
@@ -307,6 +321,8 @@ class Linker:
         else:
             found = self.memo.get(value)
             if found is None:
+                if len(self.memo) >= MEMO_KEPT:
+                    self.memo.clear()
                 found = self.memo[value] = self._resolve(self.resolver, value)
             url, problems = found
             base, source = self.resolver.base, self.source

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, BinaryIO, Generic, NamedTuple, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, BinaryIO, Generic, cast
 
 from ..errors import InputError, InputWarning, SelectError, internal
 from ..load.containers import Part, Skipped, iter_entries
 from ..write.formats import output_budget, rendered_within
+from .events import Done, Event, Failed, Opened, PartLinks, Read, T, Unreadable, Unused, records
 from .inputs import Source, display_name, is_url, label, open_source
+from .resume import Ended
+from .revisits import UNRESOLVED, RevisitIndex, with_originals, with_revisits
+from .summary import Summary, counted, skipped_text
 from .workers import Recovery, ordered_map
 
 if TYPE_CHECKING:
@@ -38,70 +41,12 @@ __all__ = [
     "Summary",
     "Task",
     "Unused",
+    "counted",
     "display_name",
     "records",
     "results",
     "skipped_text",
 ]
-
-
-def counted(n: int, what: str) -> str:
-    """``1 file``, ``2 files``, ``1,000 links``: how every count is written."""
-    return f"{n:,} {what}{'' if n == 1 else 's'}"
-
-
-@dataclass
-class Summary:
-    """What a run read: pass one to :func:`iter_links` (or many calls) and it is counted into.
-
-    ``no_base``: the links left relative for want of a base (problem ``no-base``).
-    ``warnings``: oddities repaired, the input read in full (:class:`~baselinks.InputWarning`),
-    counted apart from ``failed``, where something could not be read. ``stats``:
-    given a :class:`~baselinks.write.stats.Stats`, the links are counted into it too (by kind, base
-    source, problem code and host), in the worker that extracts them with ``workers``.
-    """
-
-    files: int = 0
-    documents: int = 0
-    links: int = 0
-    failed: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)  # by reason, e.g. "request record"
-    no_base: int = 0
-    stats: Stats | None = None
-    warnings: int = 0
-    read: int = 0  # bytes of the inputs read, where a stream tells its position (not a pipe)
-
-    def __str__(self) -> str:
-        return self.line()
-
-    def line(self, no_base_hint: str = "") -> str:
-        """The summary as one line; ``no_base_hint`` follows the count of links without a
-        base, when there are any (the CLI's ``: give --url or --root-url``)."""
-        text = ", ".join(
-            (
-                counted(self.files, "file"),
-                counted(self.documents, "document"),
-                counted(self.links, "link"),
-            )
-        )
-        if self.no_base:
-            text += f"; {counted(self.no_base, 'link')} without a base (relative, as written)"
-            text += no_base_hint
-        if self.skipped:
-            text += f"; {skipped_text(self.skipped)}"
-        if self.warnings:
-            text += f"; {counted(self.warnings, 'warning')}"
-        return text + f"; {self.failed:,} failed"
-
-
-def skipped_text(skipped: Mapping[str, int]) -> str:
-    """``skipped 3 (2 request record, 1 not HTML)``: the skips by reason, as the summary says
-    them ("not HTML (image/png)" and "not HTML (text/css)" add up under "not HTML")."""
-    grouped: Counter[str] = Counter()
-    for reason, n in skipped.items():
-        grouped[reason.split(" (")[0]] += n
-    reasons = ", ".join(f"{n:,} {reason}" for reason, n in grouped.most_common())
-    return f"skipped {sum(grouped.values()):,} ({reasons})"
 
 
 @dataclass(frozen=True)
@@ -121,82 +66,18 @@ class Options:
     url: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
     charset: str | None = None
-
-
-class Unreadable(NamedTuple):
-    """An input that could not be opened or read at all."""
-
-    name: str
-    error: Exception
-
-
-# What a Task makes of a document's links: the list itself (:func:`records`), or their text in
-# an output format (write.FORMATS), made where the document was extracted.
-T = TypeVar("T")
-
-
-class Done(NamedTuple, Generic[T]):
-    """One document done: its name, its links as the Task renders them, how many links, and
-    what of it could not be read (None when all of it was); how many links have no base, and
-    the links counted (when the Task counts them: ``--stats``)."""
-
-    name: str
-    output: T
-    found: int  # how many links
-    error: str | None
-    no_base: int = 0
-    stats: Stats | None = None
-    page_url: str | None = None  # the document's own URL (a graph's source vertex)
-
-
-class Failed(NamedTuple):
-    """A document of which nothing could be read, and why."""
-
-    name: str
-    error: str
-
-
-class Opened(NamedTuple):
-    """An input was opened: one more file."""
-
-    name: str
-
-
-class Unused(NamedTuple):
-    """The run's retrieval URL (``url=``) is not used for this input's documents: they carry
-    their own (a WARC record's ``WARC-Target-URI``). Said once per input, never an error."""
-
-    name: str
-    retrieval: str  # the URL the first such document carries
-
-    def message(self, option: str) -> str:
-        """What to tell: ``option`` is how the caller gave the URL (``--url``, ``url=``)."""
-        return (
-            f"{self.name}: {option} not used: the records of an archive carry the URL each was "
-            "retrieved from (WARC-Target-URI, RFC 1808 §3.3), which no option overrides"
-        )
-
-
-class Read(NamedTuple):
-    """So many more bytes of an input were read (for a progress display: ``Summary.read``)."""
-
-    size: int
+    # revisit records' originals looked for in the inputs before they are read (run/revisits.py),
+    # or found already (a RevisitIndex: Spark's, of all the files of a job); False: not looked for
+    revisits: bool | RevisitIndex = True
 
 
 _READ_EVERY = 1 << 20  # bytes between two Read events of an input: one per document at most
 
 
-Event = Part | Skipped | InputError | Unreadable | Opened | Failed | Unused | Read | Done[Any]
-
-
-def records(links: list[Link]) -> list[Link]:
-    """A Task's output when the caller wants the records themselves (``iter_links``)."""
-    return links
-
-
 def entries(given: Input, options: Options) -> Iterator[Event]:
     """What one input holds, in order: the opened mark, then its documents, skips and damage,
-    with how many of its bytes were read as they are (:class:`Read`)."""
+    with how many of its bytes were read as they are (:class:`Read`). A revisit record's
+    document is its original's page, found in ``options.revisits`` (else it is skipped)."""
     opened = open_source(given.source, label(given.source, given.name), given.strict)
     if isinstance(opened, Skipped):
         yield opened
@@ -214,12 +95,18 @@ def entries(given: Input, options: Options) -> Iterator[Event]:
             headers=options.headers or headers,
             charset=options.charset,
             named=given.strict,
+            where=fetched,
         )
         if own is not None:
             found = _mirrored(found, own)
         elif url:
             found = _said_unused(found, name, url)
+        index = options.revisits if isinstance(options.revisits, RevisitIndex) else None
+        found = with_originals(found, index, given.source)
         yield from _counted(found, stream)
+        damage = getattr(stream, "damage", "")  # a fetched body cut short or undecodable
+        if damage:
+            yield InputError(damage, name)
     finally:
         if stream is not given.source:
             stream.close()
@@ -274,13 +161,14 @@ def _said_unused(found: Iterator[Event], label: str, url: str) -> Iterator[Event
 
 
 def guarded(given: Input, options: Options) -> Iterator[Event]:
-    """:func:`entries`, with an input that cannot be read ending as one event."""
+    """:func:`entries`, with an input that cannot be read ending as one event; then Ended."""
     try:
         yield from entries(given, options)
     except SelectError:
         raise
     except Exception as exc:
         yield Unreadable(label(given.source, given.name), exc)
+    yield Ended(label(given.source, given.name))  # (in a worker too: after all the input's events)
 
 
 @dataclass(frozen=True)
@@ -291,8 +179,8 @@ class Task(Generic[T]):
     extracted, the rest passed on), or a whole small input for the worker to read itself.
     """
 
-    # one document: (part, mode, select) -> (links, what could not be read or "", its own URL)
-    extract: Callable[[Part, str, str | None], tuple[list[Link], str, str | None]]
+    # one document: (part, mode, select) -> its links, what could not be read, its own URL
+    extract: Callable[[Part, str, str | None], PartLinks]
     mode: str
     select: str | None
     kinds: frozenset[str] | None
@@ -306,20 +194,71 @@ class Task(Generic[T]):
     every: bool = False  # a Done for every document, one without links too (graph/build.py)
 
     def __call__(self, unit: list[Event | Input]) -> list[Event]:
-        events: list[Event] = []
+        return list(self.events(unit))
+
+    def events(self, unit: list[Event | Input]) -> Iterator[Event]:
+        """The unit's events as they come: in one process, a streamed document's pieces leave
+        one at a time (:meth:`__call__`, for a worker, gathers them)."""
         for item in unit:
             for entry in guarded(item, self.options) if isinstance(item, Input) else (item,):
-                events.append(self._done(entry) if isinstance(entry, Part) else entry)
-        return events
+                if isinstance(entry, Part):
+                    yield from self._done(entry)
+                else:
+                    yield entry
 
-    def _done(self, part: Part) -> Done[T] | Failed:
+    def _done(self, part: Part) -> Iterator[Done[T] | Failed]:
         try:
             links, unread, page = self.extract(part, self.mode, self.select)
+            if not isinstance(links, list) and self.every:  # (a graph's: one Done a page)
+                links = [link for piece in links for link in piece]
+                unread = cast(Callable[[], str], unread)()
         except SelectError:
             raise  # the caller's mistake, the same for every document
         except Exception as exc:
             # One document that cannot be read never stops the others in its file.
-            return Failed(part.name, internal(exc))
+            yield Failed(part.name, internal(exc))
+            return
+        if isinstance(links, list):
+            yield self._whole(part, links, cast(str, unread), page)
+        else:
+            yield from self._pieces(part, links, cast(Callable[[], str], unread), page)
+
+    def _pieces(
+        self, part: Part, pieces: Iterator[list[Link]], unread: Callable[[], str], page: str | None
+    ) -> Iterator[Done[T] | Failed]:
+        """A streamed document's links a piece at a time, each a Done with ``more``, then one
+        saying what could not be read: kinds, unique and the output budget over the whole."""
+        budget = output_budget(len(part.body or b""))
+        seen: set[str | None] = set()
+        left = 0  # links past the output budget
+        try:
+            for links in pieces:
+                if self.kinds is not None:
+                    links = [link for link in links if link.kind in self.kinds]
+                if self.unique:
+                    links = [link for link in links if _first(seen, getattr(link, self.unique_by))]
+                if left:
+                    left += len(links)
+                    continue
+                output, written = rendered_within(self.render, links, budget)
+                budget -= len(output) if isinstance(output, str | bytes) else 0
+                if written < len(links):
+                    left, links = len(links) - written, links[:written]
+                no_base, stats = (0, None) if self.count is None else self.count(links)
+                yield Done(part.name, output, written, None, no_base, stats, page, more=True)
+            said = unread()
+        except SelectError:
+            raise
+        except Exception as exc:  # (a MemoryError: said, the rest read on)
+            yield Failed(part.name, internal(exc))
+            return
+        if left:
+            said = "; ".join(filter(None, (said, _cut(output_budget(len(part.body or b"")), left))))
+        yield Done(part.name, self.render([]), 0, said or None, 0, None, page)
+
+    def _whole(
+        self, part: Part, links: list[Link], unread: str, page: str | None
+    ) -> Done[T] | Failed:
         if self.kinds is not None:
             links = [link for link in links if link.kind in self.kinds]
         if self.unique:
@@ -327,17 +266,32 @@ class Task(Generic[T]):
             for link in links:
                 by_key.setdefault(getattr(link, self.unique_by), link)
             links = list(by_key.values())
-        output, written = rendered_within(self.render, links, output_budget(len(part.body or b"")))
+        budget = output_budget(len(part.body or b""))
+        try:
+            output, written = rendered_within(self.render, links, budget)
+        except MemoryError as exc:  # the records of a huge document: said, the rest read on
+            return Failed(part.name, internal(exc))
         if written < len(links):
-            left = len(links) - written
-            cut = (
-                f"output over {output_budget(len(part.body or b'')):,} bytes (the limit for "
-                f"a document of this size): the last {counted(left, 'link')} not written"
-            )
+            cut = _cut(budget, len(links) - written)
             unread = f"{unread}; {cut}" if unread else cut
             links = links[:written]
         no_base, stats = (0, None) if self.count is None else self.count(links)
         return Done(part.name, output, written, unread or None, no_base, stats, page)
+
+
+def _cut(budget: int, left: int) -> str:
+    return (
+        f"output over {budget:,} bytes (the limit for a document of this size): the last "
+        f"{counted(left, 'link')} not written"
+    )
+
+
+def _first(seen: set[str | None], key: str | None) -> bool:
+    """Whether ``key`` is met the first time (then it is kept in ``seen``)."""
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 # With workers, a unit of work holds documents up to this many bytes (or this many entries):
@@ -366,7 +320,8 @@ def _worker_reads(given: Input) -> int | None:
 def units(
     inputs: Iterable[Input], options: Options, workers: int, guard: bool
 ) -> Iterator[list[Event | Input]]:
-    """The work in order, cut into units: entries read here, or small files to read there."""
+    """The work in order, cut into units: entries read here, or small files to read there
+    (not one that holds a revisit: its original is read again here, where the index is)."""
     read = guarded if guard else entries
     if workers <= 1:
         for given in inputs:
@@ -377,6 +332,8 @@ def units(
     size = 0
     for given in inputs:
         small = _worker_reads(given) if guard else None
+        if isinstance(options.revisits, RevisitIndex) and options.revisits.holds(_label(given)):
+            small = None
         if small is not None:
             unit.append(given)
             size += small
@@ -393,6 +350,14 @@ def units(
             unit, size = [], 0
     if unit:
         yield unit
+
+
+def _label(given: Input) -> str:
+    return label(given.source, given.name)
+
+
+def _sources(given: Input) -> tuple[Source, str]:
+    return given.source, _label(given)
 
 
 def _died(how: str) -> list[Event]:
@@ -437,6 +402,7 @@ def results(
     unreadable: Callable[[str, Exception], None] | None = None,
     unused: Callable[[Unused], None] | None = None,
     warn: Callable[[InputWarning], None] | None = None,
+    ended: Callable[[Ended], None] | None = None,
 ) -> Iterator[Done[T]]:
     """Each document's result, in input order; everything else counted into ``tally``.
 
@@ -444,15 +410,21 @@ def results(
     on; without it, that error is raised. ``unused``: told when the retrieval URL given is
     not used for an input (:class:`Unused`). ``warn``: given each oddity repaired
     (:class:`~baselinks.InputWarning`, counted in ``tally.warnings``, not ``failed``); without
-    it, ``report`` is.
+    it, ``report`` is. ``ended``: told of each input done, after its documents were handled.
     """
-    work = units(inputs, task.options, workers, guard=unreadable is not None)
-    for events in ordered_map(task, work, workers, recovery=_RECOVERY):
+    inputs, index = with_revisits(inputs, task.options.revisits, _sources)
+    here = replace(task.options, revisits=index or False)  # (read here: with the index)
+    # the workers need no index (a file holding revisits is read here): none is sent them
+    task = replace(task, options=replace(task.options, revisits=False))
+    work = units(inputs, here, workers, guard=unreadable is not None)
+    # one process: each unit's events as they come (a streamed document's pieces one by one)
+    run = task if workers > 1 else cast(Callable[[list[Event | Input]], list[Event]], task.events)
+    for events in ordered_map(run, work, workers, recovery=_RECOVERY):
         for event in events:
             if isinstance(event, Done):
                 # A document read in part gives its links and its error; one that could not
                 # be read at all, its error alone.
-                tally.documents += 1
+                tally.documents += 0 if event.more else 1
                 tally.links += event.found
                 tally.no_base += event.no_base
                 if event.stats is not None and tally.stats is not None:
@@ -478,6 +450,8 @@ def results(
                 report(event)
             elif isinstance(event, Skipped):
                 tally.skipped[event.reason] += 1
+                if event.reason == UNRESOLVED:
+                    tally.revisit_unresolved(event.name)
             elif isinstance(event, Unused):
                 if unused is not None:
                     unused(event)
@@ -486,3 +460,5 @@ def results(
                 if unreadable is None:
                     raise event.error
                 unreadable(event.name, event.error)
+            elif isinstance(event, Ended) and ended is not None:
+                ended(event)

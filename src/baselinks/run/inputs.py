@@ -11,6 +11,14 @@ Nothing here follows a link: a URL input is the one document (or archive) it nam
 once; a redirect the server answers with is followed, as ``curl -L`` and wget do, and the URL it
 ends at is the document's retrieval URL (RFC 1808 §3.3: "the URL used to retrieve the
 document"), unless an archive's records carry their own.
+
+An http(s) body is asked for as ``identity`` and never decoded by the HTTP client: a server
+that codes it anyway (``Content-Encoding``) has it decoded here as it is read
+(load/containers/coding.py's DecodedStream), under the caps every reader of a file applies.
+aiohttp's own decoding held what it decoded (2 MB of gzip: 1.38 GB; 1 KB of brotli: 1.1 GB
+before the 256 MiB cap spoke). A body that ends before its ``Content-Length``, or does not
+decode, is damage said after the links of what arrived (:attr:`InputStream.stream`'s
+``damage``), where it was "internal error" and the links lost.
 """
 
 from __future__ import annotations
@@ -21,11 +29,12 @@ import re
 import stat
 import urllib.parse
 from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, cast
 
 from ..base.mirror import MirroredURL
 from ..errors import InputError
 from ..load.containers import Skipped
+from ..load.containers.decoded import DecodedStream
 
 __all__ = [
     "LINKED_DIRECTORY",
@@ -99,8 +108,15 @@ def open_input(path: str) -> BinaryIO:
             path,
         ) from None
     # http(s): block_size 0 is fsspec's streaming file (HTTPStreamFile), read as it comes;
-    # else fsspec reads a file by ranges, a request per block
-    options: dict[str, Any] = {"block_size": 0} if scheme in ("http", "https") else {}
+    # else fsspec reads a file by ranges, a request per block. Every request asks for the
+    # body as it is (identity), and aiohttp decodes nothing (see the module docstring).
+    options: dict[str, Any] = {}
+    if scheme in ("http", "https"):
+        options = {
+            "block_size": 0,
+            "headers": {"Accept-Encoding": "identity"},
+            "client_kwargs": {"auto_decompress": False},
+        }
     try:
         return fsspec.open(path, "rb", **options).open()  # type: ignore[no-any-return]
     except (ImportError, ValueError) as exc:  # no driver for the scheme (s3fs...), a bad URL
@@ -125,7 +141,8 @@ def _reason(exc: BaseException) -> str:
 
 class InputStream(NamedTuple):
     """An input opened: its stream, its label, and for a URL its retrieval URL (where the
-    server's redirects ended) and the HTTP headers that say how to decode it."""
+    server's redirects ended) and the HTTP headers that say how to read it. A fetched body's
+    stream has a ``damage`` ("" when it came whole and decoded), known once it is read."""
 
     stream: BinaryIO
     label: str
@@ -142,20 +159,45 @@ def _fetched(stream: BinaryIO, url: str) -> InputStream:
     if response is None:
         return InputStream(stream, url, MirroredURL(url))
     final = str(getattr(response, "url", url))
-    # fsspec asks for Accept-Encoding: identity, so the body is as sent; its Content-Type's
-    # charset is the transport's (HTML: it wins over <meta charset>)
-    kind = getattr(response, "headers", {}).get("Content-Type")
-    read = io.BufferedReader(_Unseekable(stream), 1 << 16)
+    headers = getattr(response, "headers", {})
+    # its Content-Type's charset is the transport's (HTML: it wins over <meta charset>)
+    kind = headers.get("Content-Type")
+    raw: io.RawIOBase = _Unseekable(stream, headers.get("Content-Length"))
+    # RFC 9110 §8.4: the codings in the order applied: removed last first
+    for coding in reversed(_codings(headers.get("Content-Encoding") or "")):
+        raw = DecodedStream(cast(BinaryIO, raw), coding)
+    read = _Body(raw, 1 << 16)
     return InputStream(read, url, final, (("Content-Type", kind),) if kind else ())
+
+
+def _codings(value: str) -> list[str]:
+    return [
+        coding
+        for coding in value.lower().replace(" ", "").split(",")
+        if coding != "identity" and coding
+    ]
+
+
+class _Body(io.BufferedReader):
+    """A fetched body, buffered: its ``damage`` is its raw stream's (:class:`InputStream`)."""
+
+    @property
+    def damage(self) -> str:
+        return str(getattr(self.raw, "damage", ""))
 
 
 class _Unseekable(io.RawIOBase):
     """fsspec's HTTP stream as what it is, a stream: it says it can seek, then refuses to
     (``ValueError: Cannot seek streaming HTTP file``), where the readers would seek back
-    after sniffing; this one says it cannot, and they keep what they read instead."""
+    after sniffing; this one says it cannot, and they keep what they read instead. A body
+    that breaks off (the connection closed before its ``Content-Length``: aiohttp's
+    ClientPayloadError) ends the stream, said in :attr:`damage`."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: BinaryIO, length: str | None = None) -> None:
         self.stream, self.position, self.ended = stream, 0, False
+        self.length = int(length) if length and length.strip().isdigit() else None
+        self.damage = ""
+        self.arrived = b""  # what came before the body broke off, not yet read
 
     def readable(self) -> bool:
         return True
@@ -163,11 +205,30 @@ class _Unseekable(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         # at the end, never asked again (aiohttp warns of "Multiple access to StreamReader
         # in eof state", gzip and the sniffer read past the end)
-        data = b"" if self.ended else self.stream.read(len(buffer))
+        if self.arrived:
+            data, self.arrived = self.arrived[: len(buffer)], self.arrived[len(buffer) :]
+        else:
+            try:
+                data = b"" if self.ended or self.damage else self.stream.read(len(buffer))
+            except Exception as exc:  # aiohttp's, fsspec's: the connection, not the input
+                if not _broken_off(exc):
+                    raise
+                rest = _arrived(self.stream)
+                self.damage = self._short(exc, self.position + len(rest))
+                data, self.arrived = rest[: len(buffer)], rest[len(buffer) :]
         self.ended = not data
         buffer[: len(data)] = data
         self.position += len(data)
         return len(data)
+
+    def _short(self, exc: BaseException, arrived: int) -> str:
+        if self.length is not None and arrived < self.length:
+            return (
+                f"the body ended after {arrived:,} of its {self.length:,} bytes "
+                "(Content-Length): what arrived was read"
+            )
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        return f"the body broke off after {arrived:,} bytes ({reason}): what arrived was read"
 
     def tell(self) -> int:
         return self.position  # bytes read, for the progress display
@@ -175,6 +236,25 @@ class _Unseekable(io.RawIOBase):
     def close(self) -> None:
         self.stream.close()
         super().close()
+
+
+def _arrived(stream: BinaryIO) -> bytes:
+    """What of a body that broke off had arrived: aiohttp keeps it in its stream reader and
+    raises ClientPayloadError instead of handing it over (a private method: nothing where
+    another version has none)."""
+    content = getattr(getattr(stream, "r", None), "content", None)
+    try:
+        return bytes(content._read_nowait(-1)) if content is not None else b""
+    except Exception:  # another version of aiohttp: what arrived is not to be had
+        return b""
+
+
+def _broken_off(exc: BaseException) -> bool:
+    """Whether reading a body failed for its connection: the network's errors and aiohttp's
+    (a payload cut short: ClientPayloadError), known without importing aiohttp."""
+    return isinstance(exc, OSError | TimeoutError | EOFError) or type(exc).__module__.startswith(
+        ("aiohttp", "fsspec")
+    )
 
 
 def label(source: Source, name: str | None) -> str:

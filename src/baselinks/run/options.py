@@ -263,8 +263,9 @@ def add_filters(parser: argparse.ArgumentParser, formats: str) -> None:
         action="store_const",
         const="run",
         dest="unique",
-        help="only the first link for each URL in the whole run (in input order, any -j; "
-        "memory: a set of the distinct URLs)",
+        # (no "-j" here: Spark's driver has none; its help is made from this one)
+        help="only the first link for each URL in the whole run (in input order, whatever "
+        "the processes; memory: a set of the distinct URLs)",
     )
     parser.add_argument(
         "--unique-by",
@@ -292,7 +293,8 @@ def add_filters(parser: argparse.ArgumentParser, formats: str) -> None:
     hosts.add_argument(
         "--same-host",
         action="store_true",
-        help="only links to the document's own host (its URL's: --url, the WARC record's)",
+        help="only links to the document's own host (its own URL's: a WARC record's target, "
+        "the URL given)",
     )
     hosts.add_argument(
         "--external",

@@ -26,11 +26,14 @@ columns), then ``warc``; :func:`to_pandas` keeps its integer columns integers.
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import TYPE_CHECKING, Any
 
-from baselinks.spark.driver import COUNTERS_FILE, main
-from baselinks.spark.graph import build_graph
-from baselinks.spark.links import SCHEMA, Counters, Filters, extract_links, to_pandas
+if TYPE_CHECKING:
+    from baselinks.spark.driver import COUNTERS_FILE, main
+    from baselinks.spark.graph import build_graph
+    from baselinks.spark.links import SCHEMA, Counters, Filters, extract_links, to_pandas
 
 __all__ = [
     "COUNTERS_FILE",
@@ -43,5 +46,46 @@ __all__ = [
     "to_pandas",
 ]
 
+# Each public name, and the module it is loaded from on first use (PEP 562): without pyspark,
+# ``import baselinks.spark`` works (so that ``python -m baselinks.spark`` can say in one line
+# what is missing, issue 36: it ended in a traceback), and a name asked for raises the
+# ImportError that names the extra.
+_FROM = {
+    "COUNTERS_FILE": "driver",
+    "main": "driver",
+    "build_graph": "graph",
+    "SCHEMA": "links",
+    "Counters": "links",
+    "Filters": "links",
+    "extract_links": "links",
+    "to_pandas": "links",
+}
+
+
+def __dir__() -> list[str]:
+    # the names of __all__ too, not yet loaded (autodoc and help() list a module by dir())
+    return sorted({*globals(), *__all__})
+
+
+def __getattr__(name: str) -> Any:
+    module = _FROM.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"baselinks.spark.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def run() -> int:
+    """The driver's ``main``, or, without pyspark, one line saying what to install (exit 1):
+    what ``python -m baselinks.spark`` and ``spark-submit .../spark/__init__.py`` run."""
+    try:
+        from baselinks.spark.driver import main
+    except ImportError as exc:
+        print(f"baselinks: {exc}", file=sys.stderr)
+        return 1
+    return main()
+
+
 if __name__ == "__main__":  # spark-submit .../baselinks/spark/__init__.py
-    sys.exit(main())
+    sys.exit(run())

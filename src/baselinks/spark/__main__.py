@@ -1,7 +1,8 @@
-"""``python -m baselinks.spark``: the driver (driver.py)."""
+"""``python -m baselinks.spark``: the driver (driver.py); without pyspark, one line saying
+which ``pip install`` adds it."""
 
 import sys
 
-from baselinks.spark.driver import main
+from baselinks.spark import run
 
-sys.exit(main())
+sys.exit(run())

@@ -27,6 +27,7 @@ from baselinks.graph.names import LEVELS
 from baselinks.run.options import add_filters
 from baselinks.spark.graph import build_graph, write_layout
 from baselinks.spark.links import Counters, extract_links
+from baselinks.spark.wat import write_wats
 
 
 def _paths(given: list[str], manifest: str | None) -> list[str]:
@@ -63,6 +64,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="LEVEL",
         help="write the link graph at this level (page, host, domain) instead of the links: "
         "OUTPUT/vertices.parquet (id, name) and OUTPUT/edges.parquet (src, dst)",
+    )
+    parser.add_argument(
+        "--wat",
+        action="store_true",
+        help="write a WAT file of each input instead of the links, as Common Crawl does: "
+        "OUTPUT/X.warc.wat.gz for X.warc.gz (baselinks wat)",
+    )
+    parser.add_argument(
+        "--additions", action="store_true", help="--wat: baselinks' additions (baselinks wat)"
     )
     _graph_options(parser)
     parser.add_argument(
@@ -228,7 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         counters = Counters.of(spark)
         start = time.monotonic()
-        if args.graph is None:
+        if args.wat:  # one WAT per file, written by the tasks: no frame to write
+            frames = _wats(spark, paths, args, counters)
+        elif args.graph is None:
             frame = extract_links(
                 spark, paths, mode=args.mode, counters=counters, kinds=args.kinds,
                 unique=args.unique or False, schemes=args.schemes, same_host=args.same_host,
@@ -250,8 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.graph is None:
             del record["dropped"]  # the graph's: none here
         record.update(inputs=len(paths), seconds=round(seconds, 1))
-        if args.graph is not None:
-            record.update(graph=args.graph)
+        record.update({"graph": args.graph} if args.graph else {"wat": True} if args.wat else {})
         written = _write_counters(args.output, {**record, "mode": args.mode})
     finally:
         if owned:
@@ -263,6 +274,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"baselinks: {args.graph} graph: {counters.dropped_text()}", file=sys.stderr)
     print(f"baselinks: {counters}; {seconds:.1f} s", file=sys.stderr)  # the summary: last
     return 1 if record["failed_files"] else 0
+
+
+def _wats(
+    spark: SparkSession, paths: list[str], args: argparse.Namespace, counters: Counters
+) -> dict[str, DataFrame]:
+    """``--wat``: each file's WAT written into the output folder (spark/wat.py)."""
+    options = {"additions": args.additions, "mode": args.mode, "parser": args.parser}
+    write_wats(spark, paths, args.output, counters=counters, **options)
+    return {}
 
 
 # Spark writes a timestamp as INT96 by default, a type Parquet deprecated, read back without

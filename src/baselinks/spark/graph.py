@@ -25,7 +25,9 @@ from baselinks.errors import describe, printable
 from baselinks.graph.build import GraphOptions
 from baselinks.graph.files import GraphFiles
 from baselinks.run.batch import display_name
+from baselinks.run.revisits import RevisitIndex
 from baselinks.spark.links import Counters
+from baselinks.spark.revisits import revisit_indexes
 
 # One row per fact a task finds: "pair" (a: src, b: dst, links, pages), "name" (a: a vertex
 # without any pair), "member" (a: a domain, b: one of its hosts: n_hosts).
@@ -41,9 +43,15 @@ _FACTS = StructType(
 _IDS = StructType([StructField("name", StringType(), False), StructField("id", LongType(), False)])
 
 
-def _file_facts(path: str, options: GraphOptions, counters: Counters | None) -> Iterator[Row]:
+def _file_facts(
+    path: str,
+    options: GraphOptions,
+    counters: Counters | None,
+    revisits: RevisitIndex | None = None,
+) -> Iterator[Row]:
     """One file's facts (graph/build.py's _Builder.add, row by row); its errors printed on the
-    executor's stderr and counted, and what it dropped and skipped."""
+    executor's stderr and counted, and what it dropped and skipped. ``revisits``: its revisits'
+    originals, found in all the files (spark/revisits.py)."""
     summary, errors = Summary(), [0]
     namer = options.namer()
     dropped: dict[str, int] = {}
@@ -62,6 +70,7 @@ def _file_facts(path: str, options: GraphOptions, counters: Counters | None) -> 
                 given, namer, mode=options.mode, kinds=options.kinds, on_error=report,
                 unreadable=unreadable, summary=summary, schemes=options.schemes,
                 same_host=options.same_host, external=options.external, url=options.url,
+                revisits=revisits if revisits is not None else RevisitIndex(),
             ):  # fmt: skip
                 for reason, n in names.dropped:
                     dropped[f"link:{reason}"] = dropped.get(f"link:{reason}", 0) + n
@@ -116,9 +125,11 @@ def build_graph(
         options = GraphOptions(level=level, keep_www=keep_www, private_domains=private_domains)
     options = options.checked()
 
+    indexes = revisit_indexes(spark, paths)  # a revisit's original in another file
+
     def facts_of(given: Iterable[str]) -> Iterator[Row]:
         for path in given:
-            yield from _file_facts(path, options, counters)
+            yield from _file_facts(path, options, counters, indexes.get(display_name(path)))
 
     rows = spark.sparkContext.parallelize(paths, max(1, len(paths))).mapPartitions(facts_of)
     facts = spark.createDataFrame(rows, _FACTS).persist()

@@ -29,8 +29,9 @@ except ImportError as exc:  # an optional dependency: say how to get it
 from baselinks import InputError, InputWarning, Summary
 from baselinks.dataflow import ROW_FIELDS, Row, iter_warc_links
 from baselinks.errors import describe, printable
-from baselinks.run.batch import counted, skipped_text
+from baselinks.run.batch import counted, display_name, skipped_text
 from baselinks.run.options import keep_only
+from baselinks.run.revisits import UNRESOLVED_NAMED, RevisitIndex, unresolved_text
 from baselinks.url.resolve import Mode
 from baselinks.write.schema import SQL_NAMES, Column, columns, utc_timestamp
 
@@ -95,6 +96,8 @@ class Counters(NamedTuple):
     skipped: Accumulator[dict[str, int]]  # by reason, as the CLI's summary counts them
     # the graph's drops: "link:REASON", "document:REASON" (spark/graph.py)
     dropped: Accumulator[dict[str, int]] | None = None
+    # the revisits whose original is in none of the files, by name (run/revisits.py)
+    unresolved: Accumulator[dict[str, int]] | None = None
 
     @classmethod
     def of(cls, spark: SparkSession) -> Counters:
@@ -102,7 +105,8 @@ class Counters(NamedTuple):
         files, documents, links, failed, errors, warned = (context.accumulator(0) for _ in "123456")
         skipped = context.accumulator({}, _Counts())
         dropped = context.accumulator({}, _Counts())
-        return cls(files, documents, links, failed, errors, warned, skipped, dropped)
+        unresolved = context.accumulator({}, _Counts())
+        return cls(files, documents, links, failed, errors, warned, skipped, dropped, unresolved)
 
     def dropped_text(self) -> str:
         """The graph's drops as its summary line says them: ``dropped 3 links (2 self-loop,
@@ -125,11 +129,19 @@ class Counters(NamedTuple):
             text += f"; {skipped_text(self.skipped.value)}"
         if self.warnings.value:
             text += f"; {counted(self.warnings.value, 'warning')}"
+        if self.unresolved is not None and self.unresolved.value:
+            names = sorted(self.unresolved.value)
+            text += f"; {unresolved_text(len(names), names[:UNRESOLVED_NAMED])}"
         failed = counted(self.failed_files.value, "file")
         return text + f"; {failed} failed ({counted(self.errors.value, 'error')})"
 
 
-def _file_rows(path: str, filters: Filters, counters: Counters | None) -> Iterator[Row]:
+def _file_rows(
+    path: str,
+    filters: Filters,
+    counters: Counters | None,
+    revisits: bool | RevisitIndex = True,
+) -> Iterator[Row]:
     """One file's rows, their dates as timestamps; its errors and warnings printed on the
     executor's stderr and counted."""
     summary = Summary()
@@ -149,7 +161,7 @@ def _file_rows(path: str, filters: Filters, counters: Counters | None) -> Iterat
         for row in iter_warc_links(
             path, mode=mode, kinds=kinds, unique=unique, on_error=report, summary=summary,
             schemes=schemes, same_host=same_host, external=external, on_warning=warn,
-            parser=parser,
+            parser=parser, revisits=revisits,
         ):  # fmt: skip
             yield (*row[:_DATE], utc_timestamp(row[_DATE]), *row[_DATE + 1 :])
     except Exception as exc:  # a read failing midway, or a bug: one file never fails the job
@@ -162,17 +174,27 @@ def _file_rows(path: str, filters: Filters, counters: Counters | None) -> Iterat
         counters.errors.add(errors)
         counters.warnings.add(summary.warnings)
         counters.skipped.add(dict(summary.skipped))
+        if counters.unresolved is not None and summary.unresolved:
+            counters.unresolved.add(dict.fromkeys(summary.unresolved_names, 1))
 
 
 def _task(
-    filters: Filters, counters: Counters | None, placed: bool
+    filters: Filters,
+    counters: Counters | None,
+    placed: bool,
+    revisits: dict[str, RevisitIndex] | None = None,
 ) -> Callable[[Iterable[tuple[int, str]]], Iterator[Row]]:
     """The body of one task: each path of its partition (one, as built) streamed to rows;
-    ``placed``: each row followed by its place in the run (its file's number, its own)."""
+    ``placed``: each row followed by its place in the run (its file's number, its own);
+    ``revisits``: each file's revisits and their originals, found in all the files (None:
+    each file looks in itself)."""
 
     def rows(paths: Iterable[tuple[int, str]]) -> Iterator[Row]:
         for number, path in paths:
-            found = _file_rows(path, filters, counters)
+            index: bool | RevisitIndex = True
+            if revisits is not None:
+                index = revisits.get(display_name(path)) or RevisitIndex()
+            found = _file_rows(path, filters, counters, index)
             if placed:
                 yield from ((*row, number, n) for n, row in enumerate(found))
             else:
@@ -219,8 +241,11 @@ def extract_links(
         external,
         parser,
     )
+    from baselinks.spark.revisits import revisit_indexes
+
     numbered = spark.sparkContext.parallelize(list(enumerate(paths)), max(1, len(paths)))
-    rows = numbered.mapPartitions(_task(filters, counters, run))
+    # a revisit's original in another file: found by a first job over all of them
+    rows = numbered.mapPartitions(_task(filters, counters, run, revisit_indexes(spark, paths)))
     schema = StructType([*SCHEMA.fields, *_PLACE]) if run else SCHEMA
     frame = spark.createDataFrame(rows, schema, verifySchema=False)
     if run:

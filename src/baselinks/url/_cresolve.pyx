@@ -289,11 +289,13 @@ def resolve_rfc1808(self, embedded, trace=None):
 # resolve/link.py's namespace, as bind_link() found it
 cdef object _Link, _BaselinksError, _encoding_parse
 cdef str _WHITESPACE
+cdef Py_ssize_t _MEMO_KEPT
 
 
 def bind_link(dict namespace):
-    """Take resolve/link.py's Link, BaselinksError, encoding_parse and ASCII_WHITESPACE."""
-    global _Link, _BaselinksError, _encoding_parse, _WHITESPACE
+    """Take resolve/link.py's Link, BaselinksError, encoding_parse, ASCII_WHITESPACE and
+    MEMO_KEPT."""
+    global _Link, _BaselinksError, _encoding_parse, _WHITESPACE, _MEMO_KEPT
     Link = namespace["Link"]
     # _made makes Links as tuple_subtype_new would: a tuple's layout, nothing more
     if not (
@@ -309,6 +311,7 @@ def bind_link(dict namespace):
     _BaselinksError = namespace["BaselinksError"]
     _encoding_parse = namespace["encoding_parse"]
     _WHITESPACE = namespace["ASCII_WHITESPACE"]
+    _MEMO_KEPT = namespace["MEMO_KEPT"]
 
 
 cdef class Records:
@@ -372,6 +375,8 @@ cdef class Records:
             found = self.memo.get(value)
             if found is None:
                 found = self._resolved(value)
+                if len(self.memo) >= _MEMO_KEPT:
+                    self.memo.clear()
                 self.memo[value] = found
             url, problems = found
             base, source = self.base, self.source

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TextIO, TypeVar, cast
 
-from ..errors import BIDI, CONTROLS, printable
+from ..errors import BIDI, CONTROLS, SCALAR, printable
 from ..resolve.link import (
     CHOOSABLE,
     COMPUTED_FIELDS,
@@ -457,7 +457,8 @@ def _within(render: Callable[[list[Link]], _R], links: list[Link], budget: int) 
     size = done = 0
     step = 1
     while done < len(links):
-        piece = cast(str | bytes, render(links[done : done + step]))
+        chosen = links[done : done + step]
+        piece = cast(str | bytes, render(chosen))
         if size + len(piece) > budget:
             if step == 1:
                 break
@@ -465,10 +466,12 @@ def _within(render: Callable[[list[Link]], _R], links: list[Link], budget: int) 
             continue
         pieces.append(piece)
         size += len(piece)
-        done += step
+        done += len(chosen)  # (the last slice may be shorter than the step: 2,002 of 2,000)
         step = max(1, min(4096, int(step * _STEP / max(len(piece), 1))))
     if any(isinstance(piece, bytes) for piece in pieces):  # (a UTF-8 stream's: the same bytes)
-        text: str | bytes = b"".join(p if isinstance(p, bytes) else p.encode() for p in pieces)
+        text: str | bytes = b"".join(
+            p if isinstance(p, bytes) else p.encode("utf-8", SCALAR) for p in pieces
+        )
     else:
         text = "".join(cast(list[str], pieces))
     return cast(_R, text), done

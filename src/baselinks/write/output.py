@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO, TypeVar, cast
 
+from ..errors import SCALAR
 from .compress import Compressing, compression
 
 __all__ = [
@@ -200,16 +201,20 @@ def _text(fd: int, *, closefd: bool = True, like: TextIO | None = None) -> TextI
     §8.1; a CSV or a list of URLs read by a program is no different): under a C locale or
     ``PYTHONIOENCODING=ascii``, standard output's encoding could not write "é", and the first
     such URL was a UnicodeEncodeError traceback that lost every link of the run. A person at
-    a terminal reads its encoding, what it cannot show written as Python escapes it."""
+    a terminal reads its encoding, what it cannot show written as Python escapes it. In UTF-8,
+    what no UTF-8 holds (a lone surrogate) is U+FFFD (errors.SCALAR), never refused: a
+    UnicodeEncodeError ended the run, and standard output's own ``surrogateescape`` (a C
+    locale's) wrote bytes that are no UTF-8 into JSON Lines."""
     if like is None:
-        return io.TextIOWrapper(_Whole(_raw(fd, closefd)), encoding="utf-8", newline="")
+        raw = _Whole(_raw(fd, closefd))
+        return io.TextIOWrapper(raw, encoding="utf-8", errors=SCALAR, newline="")
     terminal = _isatty(fd)
     encoding = like.encoding if terminal else "utf-8"
     utf8 = codecs.lookup(encoding).name == "utf-8"
     return io.TextIOWrapper(
         _Whole(_raw(fd, closefd)),
         encoding=encoding,
-        errors=like.errors if utf8 else "backslashreplace",
+        errors=SCALAR if utf8 else "backslashreplace",
         line_buffering=bool(like.line_buffering),
         write_through=bool(getattr(like, "write_through", False)),  # PYTHONUNBUFFERED
     )
@@ -316,7 +321,9 @@ def open_output(path: str | None) -> Output:
                     raw = _text(fd)
                 else:
                     packed = Compressing(suffix, _Whole(_raw(fd, True)))
-                    raw = io.TextIOWrapper(cast(BinaryIO, packed), encoding="utf-8", newline="")
+                    raw = io.TextIOWrapper(
+                        cast(BinaryIO, packed), encoding="utf-8", errors=SCALAR, newline=""
+                    )
             except BaseException:
                 os.close(fd)
                 os.unlink(temp, dir_fd=place.directory)

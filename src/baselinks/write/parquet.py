@@ -26,6 +26,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .._version import __version__
+from ..errors import scalar
 from ..resolve.link import CHOOSABLE, COMPUTED_FIELDS, FIELDS, ORIGIN_AT, Link, computed
 from .schema import Column, columns, utc_micros
 
@@ -189,10 +190,10 @@ class ParquetSink:
         arrays = []
         for index, kind, dated in self.arrays:
             if index < ORIGIN_AT:
-                arrays.append(pa.array(list(map(itemgetter(index), links)), kind))
+                arrays.append(_array(pa, list(map(itemgetter(index), links)), kind))
                 continue
             values = map(itemgetter(index - ORIGIN_AT), documents)
-            column = pa.array(list(map(utc_micros, values) if dated else values), kind)
+            column = _array(pa, list(map(utc_micros, values) if dated else values), kind)
             arrays.append(column.take(taken))
         self.batches.append(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
 
@@ -214,6 +215,23 @@ class ParquetSink:
             self._flush(whole=False)
         self.writer.close()
         return self.count
+
+
+def _array(pa: Any, values: list[Any], kind: Any) -> Any:
+    """``pa.array(values, kind)``; a string no UTF-8 holds (a lone surrogate, in a Link a
+    program made: the pipeline makes none) written with U+FFFD in its place, never refused."""
+    try:
+        return pa.array(values, kind)
+    except UnicodeEncodeError:
+        return pa.array(list(map(_scalar_value, values)), kind)
+
+
+def _scalar_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return scalar(value)
+    if isinstance(value, list | tuple):
+        return [scalar(item) if isinstance(item, str) else item for item in value]
+    return value
 
 
 def parquet_render(fields: Iterable[str] | None) -> Callable[[Sequence[Link]], list[Link]]:

@@ -31,7 +31,14 @@ from typing import BinaryIO, NamedTuple, cast
 
 from ...errors import InputError
 from .coding import DecodeError, inflate
-from .doctypes import HTML_TYPES, DocType, document_type, file_type, may_be_document
+from .doctypes import (
+    HTML_TYPES,
+    TEXT_TYPES,
+    DocType,
+    document_type,
+    file_type,
+    may_be_document,
+)
 from .entries import Entry, Part, Skipped
 from .httpmsg import (
     body_damage,
@@ -173,15 +180,18 @@ def iter_entries(
     charset: str | None = None,
     named: bool = True,
     layers: int = 0,
+    where: str | None = None,
 ) -> Iterator[Entry]:
     """What the input ``stream`` holds, recognised by content (by ``name`` only as a last resort).
 
     ``url`` is the input's retrieval URL; WARC records bring their own. ``headers`` are the HTTP
     response headers of a body fetched by the caller. ``named``: the user named this input (an
     error if it is no document), rather than it being found in a directory (skipped).
+    ``where``: the URL a body was fetched from (where its redirects ended), which types it as a
+    file's name does (a robots.txt, a text sitemap served as ``text/plain``), never its base.
     """
     try:
-        yield from _entries(stream, name, url, headers, charset, named, layers)
+        yield from _entries(stream, name, url, headers, charset, named, layers, where)
     except InputError as exc:  # what cannot be read ends this input, named by it
         yield exc.located(name)
 
@@ -194,6 +204,7 @@ class _Given(NamedTuple):
     charset: str | None
     named: bool
     layers: int  # gzip layers opened around it
+    where: str | None = None  # the URL it was fetched from: its type, never its base
 
 
 def _entries(
@@ -204,10 +215,11 @@ def _entries(
     charset: str | None,
     named: bool,
     layers: int,
+    where: str | None,
 ) -> Iterator[Entry]:
     head, stream = _head(stream)
     kind = sniff(head, name)
-    given = _Given(url, headers, charset, named, layers)
+    given = _Given(url, headers, charset, named, layers, where)
     read = CONTAINERS.get(kind)
     if read is not None:
         yield from read(stream, head, name, given)
@@ -236,6 +248,7 @@ def _gzip(stream: BinaryIO, head: bytes, name: str, given: _Given) -> Iterator[E
         charset=given.charset,
         named=given.named,
         layers=given.layers + 1,
+        where=given.where,
     )
     if cut is not None:
         yield cut
@@ -294,7 +307,7 @@ def _document(
 ) -> Iterator[Entry]:
     """An input that is no container: a document (HTML, CSS, SVG), a body fetched with its
     headers, or something that is no document (skipped in a directory walk, else an error)."""
-    url, headers, charset, named, _ = given
+    url, headers, charset, named, _, where = given
     # the URL's path is asked only when the content does not look like HTML (a page served at
     # a ".svg" URL is a page)
     hint = url if kind is Kind.TEXT else None
@@ -309,7 +322,7 @@ def _document(
     elif kind is Kind.TEXT and not named and not headers:
         yield Skipped(name, "not a document")
     elif headers:
-        yield from _fetched(_read(stream, name), name, url, headers, charset)
+        yield from _fetched(_read(stream, name), name, url, headers, charset, where)
     else:
         yield Part(name, _read(stream, name), charset, url)
 
@@ -320,10 +333,17 @@ def _fetched(
     url: str | None,
     headers: tuple[tuple[str, str], ...],
     charset: str | None,
+    where: str | None = None,
 ) -> Iterator[Entry]:
-    """A body a caller fetched, with its response headers: HTML unless they say otherwise."""
+    """A body a caller fetched, with its response headers: HTML unless they say otherwise.
+    Its type is told by them and by its URL (``url``, else ``where`` it was fetched from), as
+    a WARC record's is (``text/plain`` at ``/robots.txt`` is a robots.txt); a body of plain
+    text (or ``application/octet-stream``) the user named is typed as a file of that name is,
+    by its name and document element (a feed served as ``text/plain``), never as HTML."""
     essence, declared = media_type(headers)
-    if not may_be_document(essence, url):
+    typed_by = url or where
+    plain = essence in TEXT_TYPES
+    if not plain and not may_be_document(essence, typed_by):
         yield Skipped(name, f"not HTML ({essence})")
         return
     try:
@@ -331,8 +351,14 @@ def _fetched(
     except InputError as exc:
         yield exc.located(name)
         return
+    doctype = document_type(essence, decoded, typed_by)
+    if doctype is None and plain:
+        doctype = file_type(typed_by or name, decoded[:HEAD_BYTES])
+        if doctype is None:  # plain text, or HTML served as text: not read as a page
+            yield Skipped(name, f"not HTML ({essence})")
+            return
     # a body the caller fetched is taken as HTML when its type says nothing (not sniffed)
-    doctype = document_type(essence, decoded, url) or DocType.HTML
+    doctype = doctype or DocType.HTML
     yield Part(name, decoded, charset or declared, url, (), None, headers, doctype)
     if problem:
         yield body_damage(problem, decoded, name)

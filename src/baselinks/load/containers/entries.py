@@ -13,7 +13,7 @@ from typing import NamedTuple
 from ...errors import InputError
 from .doctypes import HTML_TYPES, DocType
 
-__all__ = ["HTML_TYPES", "Entry", "Origin", "Part", "Skipped"]
+__all__ = ["HTML_TYPES", "Entry", "Origin", "Part", "Revisit", "Skipped"]
 
 
 class Origin(NamedTuple):
@@ -47,6 +47,23 @@ class Origin(NamedTuple):
     date: str | None = None
     part: str | None = None
     page_url: str | None = None
+    revisit_of: str | None = None
+
+
+class Revisit(NamedTuple):
+    """What a WARC ``revisit`` record says of its original (WARC 1.1 §6.7.2, §5.10-5.12): the
+    record it refers to, by ID (``WARC-Refers-To``), by URI and date
+    (``WARC-Refers-To-Target-URI``, ``WARC-Refers-To-Date``), by payload (its
+    ``WARC-Payload-Digest``, the original's, under the identical-payload-digest profile)."""
+
+    refers_to: str | None = None
+    target: str | None = None
+    date: str | None = None
+    digest: str | None = None
+    profile: str | None = None
+
+    def names_original(self) -> bool:
+        return any((self.refers_to, self.target and self.date, self.digest))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +80,8 @@ class Part:
     headers: tuple[tuple[str, str], ...] = ()  # HTTP response headers (Location, Link, Refresh)
     doctype: DocType = DocType.HTML  # how the body is loaded: HTML, a style sheet, SVG, a feed...
     origin: Origin | None = None  # where it is stored (None: the file `name` alone)
+    # a WARC revisit record: body None, its original's payload to be found (run/revisits.py)
+    revisit: Revisit | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,7 +134,7 @@ class _StoredView(io.RawIOBase):
 
 def _refusal(info: zipfile.ZipInfo, seen: dict[str, int], end: int) -> str | None:
     """Why the member ``info`` is not read, or None."""
-    why = unsafe_name(info.filename)
+    why = unsafe_name(info.orig_filename)
     if why is not None:
         return f"refused: {why}"
     if info.filename in seen:
@@ -179,12 +179,15 @@ def iter_wacz(stream: BinaryIO, name: str, members: _Members) -> Iterator[Entry]
     seen: dict[str, int] = {}
     end = 0  # where the data of the members read so far ends, in the file
     for info in sorted(walk.members, key=lambda each: each.header_offset):
-        if info.is_dir() or not (_WARC.match(info.filename) or unsafe_name(info.filename)):
+        # the name as stored: zipfile's ``filename`` ends at a NUL, and "archive/a\0.warc.gz"
+        # was "archive/a", no WARC's name: skipped without a word, its links lost (issue 36)
+        written = info.orig_filename
+        if info.is_dir() or not (_WARC.match(written) or unsafe_name(written)):
             continue  # indexes, pages, datapackage.json: no links to read
         member = f"{name}#{info.filename}"
         refused = _refusal(info, seen, end)
         if refused is not None:
-            yield InputError(f"zip member {info.filename!r} {refused}", name)
+            yield InputError(f"zip member {written!r} {refused}", name)
             continue
         seen[info.filename] = info.header_offset
         end = info.header_offset + LOCAL.size + len(info.filename) + info.compress_size

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO, NamedTuple, cast
 
@@ -58,12 +58,17 @@ from .warcrecord import (
     WrongLengths,
     is_cut,
     is_unframed,
+    oversize,
     record_entries,
     record_name,
 )
 from .warcrecord import origin as record_origin
 
-__all__ = ["FAST", "MAX_RECORD_BYTES", "iter_records"]
+__all__ = ["FAST", "MAX_RECORD_BYTES", "RecordReader", "iter_records"]
+
+# What one record is read for: warcio's record, its name and offset -> what it gives, in order
+# (warcrecord.record_entries: its document, or why none; captures.record_captures: the capture).
+RecordReader = Callable[[Any, str, int], Iterable[Any]]
 
 # Whether an intact .warc.gz is read by warcfast.py (off with BASELINKS_PURE=1, as the compiled
 # modules are: the whole suite then reads every WARC the careful way; the tests compare both).
@@ -80,7 +85,13 @@ def _located(
 
 
 def _with_origin(
-    entries: list[Entry], record: Any, records: Records, file: str, offset: int, form: _Form
+    entries: list[Entry],
+    record: Any,
+    records: Records,
+    file: str,
+    offset: int,
+    form: _Form,
+    measured: bool = True,
 ) -> tuple[list[Entry], BaseException | None]:
     """The record's entries, its documents given their :class:`Origin`; and the error met
     reading to its end, to be raised after them (where warcio would have met it).
@@ -88,11 +99,12 @@ def _with_origin(
     The length is warcio's (``get_record_length``, as ``warcio index`` writes it: a gzip
     member's compressed length, or the record without the empty lines after it). warcio reads
     to the record's end for it, which it does anyway before the next record; a record that is
-    damaged or cut short is left without one (what it holds is not all there).
+    damaged or cut short is left without one (what it holds is not all there), and so is an
+    oversize one (``measured`` False: its block is never read).
     """
     length: int | None = None
     late: BaseException | None = None
-    if form.stored and not records.damage_met and not any(map(is_cut, entries)):
+    if measured and form.stored and not records.damage_met and not any(map(is_cut, entries)):
         try:
             length = records.get_record_length()
         except READ_ERRORS as exc:
@@ -103,11 +115,10 @@ def _with_origin(
 
 
 def _segment(
-    window: Window, file: str, form: _Form, skip: int, seen: list[int]
+    window: Window, file: str, form: _Form, skip: int
 ) -> Generator[Entry, None, Damage | None]:
     """The entries of the records from where ``window`` is, after the first ``skip``, up to
-    the end of the file (None) or to the first damage warcio cannot read past; the offset of
-    each record read is added to ``seen``."""
+    the end of the file (None) or to the first damage warcio cannot read past."""
     records = Records(window, form.warc, form.gzipped)
     wrong_lengths = WrongLengths(records, form.warc)
     count = 0
@@ -124,22 +135,30 @@ def _segment(
             yield from _followed(held, held_type)
             held = []
             offset = records.offset
-            seen.append(offset)
             count += 1
             name = record_name(record, file, offset)
             head_end = window.tell() - records.reader.rem_length()  # (uncompressed: in the file)
-            entries = list(record_entries(record, name, offset)) if count > skip else []
+            entries = list(form.read(record, name, offset)) if count > skip else []
             damage_met = records.damage_met  # before _with_origin reads to the record's end
+            big = oversize(record)  # (warcrecord.py's oversize rule: its block is not read)
             late = None
             if any(isinstance(entry, Part) for entry in entries):
-                entries, late = _with_origin(entries, record, records, file, offset, form)
+                entries, late = _with_origin(entries, record, records, file, offset, form, not big)
             damaged = any(isinstance(entry, InputError) for entry in entries)
+            if big and form.nested_stream:  # the reading ends here: said with the record
+                entries = [_not_passed(entry) for entry in entries]
             if form.gzipped and not damage_met and any(map(is_cut, entries)):
                 held, held_type = entries, record.rec_type or ""
             else:
                 yield from entries
             if damage_met:
                 return Damage(offset, offset + 1, damage_met, name)
+            if big and form.gzipped:
+                # read on at the next gzip member that starts a record, found in the
+                # compressed bytes: the record's own is never inflated past its head
+                return Damage(offset, offset + 1, "", name)
+            if big and form.nested_stream:
+                return None
             if not form.gzipped and any(map(is_unframed, entries)):
                 # Said already. warcio took the rest of the file for its block (a member ends
                 # it in a .warc.gz): the records in it are looked for, after its header, where
@@ -276,6 +295,22 @@ class _Form(NamedTuple):
     warc: bool  # WARC records (else ARC, or not known)
     gzipped: bool  # one gzip member per record
     stored: bool = True  # the offsets are of the file as stored (not of bytes decompressed)
+    # one gzip stream for many records, itself inside another gzip layer: what warcio passes
+    # over is inflated, at up to a million bytes a byte of the file
+    nested_stream: bool = False
+    read: RecordReader = record_entries  # what a record gives (captures.py: what it captured)
+
+
+def _not_passed(entry: Entry) -> Entry:
+    """An oversize record's entry where its block cannot be passed over unread (the oversize
+    rule, warcrecord.py): the records after it are not read, said with it."""
+    if not isinstance(entry, InputError) or isinstance(entry, InputWarning):
+        return entry
+    message = (
+        f"{entry.message}; it is in a gzip stream of many records inside another gzip layer, "
+        "and the records after it are not read (passing over it would inflate it)"
+    )
+    return InputError(message, entry.name, entry.offset)
 
 
 def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[Entry]:
@@ -283,8 +318,7 @@ def _iterate(window: Window, file: str, form: _Form, skip: int = 0) -> Iterator[
     the next record is found (:mod:`.resync`) and read on from."""
     while True:
         begun = window.tell()
-        seen: list[int] = []
-        damage = yield from _segment(window, file, form, skip, seen)
+        damage = yield from _segment(window, file, form, skip)
         if damage is None:
             return
         # warcio's offsets can fall before the place it was started at on garbage (a record
@@ -314,11 +348,16 @@ class _NotPerRecordGzip(Exception):
         self.records_read = records_read
 
 
-def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[Entry]:
+def iter_records(
+    stream: BinaryIO, file: str, stored: bool = True, read: RecordReader = record_entries
+) -> Iterator[Entry]:
     """Every HTML page of the WARC or ARC ``stream`` (and what was skipped or damaged).
 
     ``stored``: the stream is the file as stored, so that its offsets find the records in it
     (False: it was decompressed from another gzip layer, and the documents have no offsets).
+    ``read``: what each record gives, warcrecord.record_entries (its document) unless another
+    reader is given (captures.record_captures: what the record captured, for a coverage scan),
+    with the same damage found and read past.
     """
     window = Window(stream)
     start = window.tell()
@@ -335,7 +374,8 @@ def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[E
         b"WARC/" in head and not head.lstrip().startswith(b"filedesc://")
     )
     skip = 0
-    if gzipped and warc and stored and window.seekable and FAST and not compiled.disabled():
+    fast = FAST and read is record_entries and not compiled.disabled()  # documents only
+    if gzipped and warc and stored and window.seekable and fast:
         # an intact .warc.gz, read without warcio (warcfast.py); from the first record it
         # does not vouch for, the whole file again by the careful path below
         stream.seek(start)
@@ -345,7 +385,7 @@ def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[E
         stream.seek(start)
         window, skip = Window(stream), given
     try:
-        yield from _iterate(window, file, _Form(warc, gzipped, stored), skip)
+        yield from _iterate(window, file, _Form(warc, gzipped, stored, read), skip)
     except _NotPerRecordGzip as exc:
         if not window.rewind(start):
             yield InputError(
@@ -355,7 +395,7 @@ def iter_records(stream: BinaryIO, file: str, stored: bool = True) -> Iterator[E
         # Offsets from here on count uncompressed bytes: no record has one in the file.
         gunzipped = cast(BinaryIO, gzip.GzipFile(fileobj=cast(BinaryIO, window)))
         try:
-            form = _Form(warc, False, stored=False)
+            form = _Form(warc, False, stored=False, nested_stream=not stored, read=read)
             yield from _iterate(Window(gunzipped), file, form, exc.records_read)
         except (EOFError, OSError, zlib.error) as damage:  # the gzip stream breaks off
             message = " ".join(str(damage).split()) or type(damage).__name__

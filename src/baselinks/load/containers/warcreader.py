@@ -23,6 +23,7 @@ from warcio.utils import BUFF_SIZE
 
 from .httpmsg import MAX_HEADER_BYTES, MAX_HEADERS, HeaderLimit
 from .resync import Window
+from .warcrecord import MAX_MEMBER_BYTES
 
 __all__ = ["READ_ERRORS", "Records"]
 
@@ -112,11 +113,27 @@ class _Reader(DecompressingBufferedReader):  # type: ignore[misc]  # warcio has 
             return b""
         if self.decompressor is not None and data and (self.num_block_read or self.gzipped):
             try:
-                return cast(bytes, self.decompressor.decompress(data))
+                # no member is inflated past MAX_MEMBER_BYTES (warcrecord.py's oversize rule)
+                left = MAX_MEMBER_BYTES + 1 - self.num_block_read
+                out = cast(bytes, self.decompressor.decompress(data, max(left, 1)))
             except zlib.error as exc:
-                self.damage = f"damaged gzip data ({exc})"
-                return b""
+                return self._damaged(f"damaged gzip data ({exc})")
+            if self.num_block_read + len(out) > MAX_MEMBER_BYTES:
+                return self._damaged(
+                    f"gzip member larger than {MAX_MEMBER_BYTES:,} bytes inflated (a record's "
+                    "largest header and block): the rest of it is not read"
+                )
+            return out
         return cast(bytes, super()._decompress(data))
+
+    def _damaged(self, what: str) -> bytes:
+        """Keep ``what`` as the damage met; nothing more is read. The decompressor goes, or
+        warcio's reader would read the rest of the stream through it (it gives nothing), and
+        the place to read on from would be the stream's end (a member inflated past the limit,
+        then the record after it lost)."""
+        self.damage = what
+        self.decompressor = None
+        return b""
 
 
 class _ArcHeaders(ARC2WARCHeadersParser):  # type: ignore[misc]  # warcio has no type hints

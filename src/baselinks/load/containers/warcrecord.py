@@ -2,12 +2,29 @@
 
     response record   its HTTP response: a Part (response_part), or Skipped by its media type
     resource record   its block: a Part by its Content-Type (doctypes.py), or Skipped
-    any other type    Skipped (``request record``, ``revisit record``, ``warcinfo record``...)
+    revisit record    a Part without a body, what names its original in ``revisit`` (its
+                      payload is the original's: run/revisits.py finds it in the inputs)
+    any other type    Skipped (``request record``, ``warcinfo record``...)
 
 What a record lacks is said by name and offset: a block shorter than its ``Content-Length``
 (cut short), a ``Content-Length`` that is no number, a block over :data:`MAX_RECORD_BYTES`.
 A record that holds no page is drained in bounded memory, never held. Each document's
 :class:`~.entries.Origin` comes from the record's headers (:func:`origin`).
+
+**The oversize rule** (issue 36; every reader of records follows it, the careful one in
+warc.py and any faster one beside it): a record whose ``Content-Length`` is over
+:data:`MAX_RECORD_BYTES` (:func:`oversize`) is not inflated past its first :data:`HEAD_BYTES`,
+the head that tells what it holds. One that may hold a document is an error, ``record larger
+than N bytes: not read``; one that holds none is skipped, as a smaller one is. The reading
+then goes on after it without reading its block: in a ``.warc.gz``, at the next gzip member
+that starts a record (resync.next_record, found in the compressed bytes: nothing of the
+record's member is inflated); in an uncompressed file, past its block by its length; in a
+gzip that is one stream for many records, where nothing can be passed over without inflating
+it, the reading ends there, said. And no gzip member is inflated past
+:data:`MAX_MEMBER_BYTES` (a record's header block and block at their limits), whatever its
+header claims: past it, the member is damage, and the reading goes on at the next member that
+starts a record. Before: a 12 GiB record was refused but inflated to its end to find the next
+(in gzip inside gzip, 20 KB of file: 20 s of CPU; 300 KB: five minutes).
 
 :class:`WrongLengths` says the records that warcio found not followed by their empty lines (a
 wrong ``Content-Length``), once each. warcio is not imported here: a record is what its
@@ -21,22 +38,46 @@ from typing import Any
 
 from ...errors import InputError
 from .doctypes import by_body, document_type, may_be_document
-from .entries import Entry, Origin, Part, Skipped
-from .httpmsg import MAX_DECODED_BYTES, media_type, parse_response, response_part
+from .entries import Entry, Origin, Part, Revisit, Skipped
+from .httpmsg import (
+    MAX_DECODED_BYTES,
+    MAX_HEADER_BYTES,
+    media_type,
+    parse_response,
+    response_part,
+)
 
 __all__ = [
+    "HEAD_BYTES",
+    "MAX_MEMBER_BYTES",
     "MAX_RECORD_BYTES",
     "WrongLengths",
     "is_cut",
     "is_unframed",
     "origin",
+    "oversize",
     "record_entries",
     "record_name",
+    "revisit_part",
     "target_uri",
 ]
 
-# A record block larger than this is not read into memory; the record is reported and skipped.
+# A record block larger than this is not read into memory; the record is reported and skipped
+# (the oversize rule, above).
 MAX_RECORD_BYTES = MAX_DECODED_BYTES
+# What of a record is read before deciding whether to keep its block: the HTTP head (status line
+# and headers) of nearly every response fits. An oversize record is read no further.
+HEAD_BYTES = 64 << 10
+# No gzip member of a .warc.gz is inflated past this: a record's header block and its block at
+# their limits, and the empty lines after it (the oversize rule, above).
+MAX_MEMBER_BYTES = MAX_HEADER_BYTES + MAX_RECORD_BYTES + HEAD_BYTES
+
+
+def oversize(record: Any) -> bool:
+    """Whether ``record``'s ``Content-Length`` is over :data:`MAX_RECORD_BYTES`: its block is
+    not read, and the reading goes on after it without reading it (the oversize rule)."""
+    length = str(record.rec_headers.get_header("Content-Length") or "").strip()
+    return length.isdigit() and int(length) > MAX_RECORD_BYTES
 
 
 def target_uri(record: Any) -> str:
@@ -81,12 +122,20 @@ def record_entries(record: Any, name: str, offset: int) -> Iterator[Entry]:
     # None when the header ends before its Content-Length (or in the middle of its value)
     length_field = str(record.rec_headers.get_header("Content-Length") or "").strip()
     declared = record.length if length_field.isdigit() else None
-    if rec_type not in ("response", "resource"):
+    if oversize(record):
+        yield _oversize(record, rec_type, name, target, offset)
+        return
+    if rec_type == "revisit":
+        head = record.raw_stream.read(HEAD_BYTES)
+        size = len(head) + _drain(record.raw_stream)
+        if declared is not None and size >= declared:
+            yield revisit_part(record, head, name, target)
+    elif rec_type not in ("response", "resource"):
         size = _drain(record.raw_stream)
         if declared is not None and size >= declared:
             yield Skipped(name, f"{rec_type} record")
     else:
-        head = record.raw_stream.read(_HEAD_BYTES)
+        head = record.raw_stream.read(HEAD_BYTES)
         skipped = _not_html(record, rec_type, head, name, target)
         if skipped is not None:
             # Only the head was needed: the body is drained, never held (a 200 MB video
@@ -125,9 +174,15 @@ def record_entries(record: Any, name: str, offset: int) -> Iterator[Entry]:
         )
 
 
-# What is read of a response or resource record before deciding whether to keep its body: the
-# HTTP head (status line and headers) of nearly every response fits.
-_HEAD_BYTES = 64 << 10
+def _oversize(record: Any, rec_type: str, name: str, target: str, offset: int) -> Entry:
+    """What an oversize record is (the oversize rule): skipped when its head says it holds no
+    document (its header links kept), else an error; its block read no further than its head."""
+    if rec_type not in ("response", "resource"):
+        return Skipped(name, f"{rec_type} record")
+    known = _not_html(record, rec_type, record.raw_stream.read(HEAD_BYTES), name, target)
+    if known is not None:
+        return known
+    return InputError(f"record larger than {MAX_RECORD_BYTES} bytes: not read", name, offset)
 
 
 def _not_html(record: Any, rec_type: str, head: bytes, name: str, target: str) -> Entry | None:
@@ -191,6 +246,27 @@ def _page(record: Any, rec_type: str, block: bytes, name: str, target: str) -> l
     if doctype is not None:
         return [Part(name, block, charset, target or None, doctype=doctype)]
     return [Skipped(name, f"not HTML ({kind or 'no Content-Type'})")]
+
+
+def revisit_part(record: Any, head: bytes, name: str, target: str) -> Part:
+    """A revisit record as a document without its payload: its own HTTP status and headers
+    (the response it records, whose payload is the original's), what names its original."""
+    status: int | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    if head.lstrip()[:5] == b"HTTP/":
+        try:
+            response = parse_response(head, with_body=False)
+            status, headers = response.status, response.headers
+        except InputError:
+            pass  # its own head unread: the original's is used
+    revisit = Revisit(
+        _header(record, "WARC-Refers-To"),
+        _header(record, "WARC-Refers-To-Target-URI"),
+        _header(record, "WARC-Refers-To-Date"),
+        _header(record, "WARC-Payload-Digest"),
+        _header(record, "WARC-Profile"),
+    )
+    return Part(name, None, None, target or None, (), status, headers, revisit=revisit)
 
 
 def is_cut(entry: Entry) -> bool:
