@@ -11,14 +11,15 @@ when the package is imported, not silently as "always".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, CODEBASE_ELEMENTS, codebase_applies
-from ..load.tokens import ASCII_WHITESPACE
 from .metadata import METADATA_URLS, MSAPPLICATION, OPEN_GRAPH, TWITTER_CARD
 from .rules import (
     AttributeIs,
+    Condition,
     ForeignKind,
+    KindRule,
     MetadataFamily,
     MetadataKind,
     RelKind,
@@ -309,7 +310,7 @@ TEXT_ELEMENTS = frozenset({"a", "area"})
 _IN_SVG_OR_MATH = Within(("svg", "math"), itself=True)
 
 # A row's kind that is decided per link: (element, tag, normalised rel) -> a kind of KINDS.
-KIND_RULES: dict[str, Callable[[Any, str, str], str]] = {
+KIND_RULES: dict[str, KindRule] = {
     "rel": RelKind(),  # <link href>, the Link header: by rel
     # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things
     "foreign": ForeignKind(frozenset({"a"}), Within(("math",), itself=True), "link", "resource"),
@@ -361,7 +362,7 @@ VALUE_CONDITIONS: dict[str, tuple[str, ValueIs]] = {
 }
 
 
-CONDITIONS: dict[str, Callable[[Any], bool]] = {
+CONDITIONS: dict[str, Condition] = {
     "type=image": AttributeIs("type", ValueIs("image")),
     "valuetype=ref": AttributeIs("valuetype", ValueIs("ref")),
     "http-equiv=refresh": AttributeIs("http-equiv", ValueIs("refresh")),

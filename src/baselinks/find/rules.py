@@ -11,14 +11,16 @@ then calls it through a proxy of the element, and tests/test_native.py names the
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ..load.tokens import ASCII_WHITESPACE
 from .metadata import metadata_url
 
 __all__ = [
     "AttributeIs",
+    "Condition",
     "ForeignKind",
+    "KindRule",
     "MetadataFamily",
     "MetadataKind",
     "RelKind",
@@ -64,6 +66,19 @@ def rel_kind(rel: str) -> str:
     if _RESOURCE_RELS.intersection(tokens):
         return "resource"
     return "other" if _HINT_RELS.intersection(tokens) else "link"
+
+
+class Condition(Protocol):
+    """A row's condition: a function of the element (a record below, or any callable). A
+    Protocol, not a Callable: mypy does not take a NamedTuple's ``__call__`` as a Callable."""
+
+    def __call__(self, element: Any, /) -> bool: ...
+
+
+class KindRule(Protocol):
+    """A row's kind decided per element: of the element, its tag and its normalised rel."""
+
+    def __call__(self, element: Any, tag: str, rel: str, /) -> str: ...
 
 
 class ValueIs(NamedTuple):
