@@ -185,6 +185,55 @@ def test_values_over_chunk_boundaries(char: str) -> None:
     assert _compiled([_link("a" * 4097 + char + "\udc80")]) is None  # past a chunk: Python
 
 
+@settings(max_examples=200)
+@given(
+    st.lists(st.lists(st.integers(0, 3), min_size=len(FIELDS), max_size=len(FIELDS)), max_size=6),
+    st.permutations(FIELDS),
+)
+def test_a_value_repeated_from_the_record_before_is_written_as_itself(
+    picks: list[list[int]], order: list[str]
+) -> None:
+    # the writer copies a value's bytes from the record before when it is the same object
+    # (a document's name, its base, the origin's seven): records whose fields take values
+    # from a small pool of objects, the same one or another from record to record, field by
+    # field; and values equal but not the same object
+    pool: list[list[object]] = [
+        ["\u00e9" + chr(0x2028) + str(n), f"a{n}", "", "\x85" * n] for n in range(len(FIELDS))
+    ]
+    for at in (FIELDS.index("line"), FIELDS.index("offset"), FIELDS.index("length")):
+        pool[at] = [None, 7, 2**40, -3]
+    pool[FIELDS.index("problems")] = [(), ("a",), ("a", "\u00e9"), ("a",)]
+    pool[FIELDS.index("nofollow")] = [True, False, True, False]
+    own = len(OWN_FIELDS)
+    records = []
+    for pick in picks:
+        values = [pool[at][choice] for at, choice in enumerate(pick)]
+        records.append(Link(*values[:own], Origin(*values[own:])))  # type: ignore[arg-type]
+    fields = tuple(order)
+    assert _compiled(records, fields) == jsonl._python_jsonl_fields(fields, records)
+    assert _compiled(records) == jsonl._python_jsonl(records)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.integers(0, 3000), max_size=8), st.integers(0, 20_000))
+def test_the_lines_within_a_budget_are_the_python_writers_first_ones(
+    lengths: list[int], budget: int
+) -> None:
+    # formats.rendered_within: the compiled writer stops at the record that would pass the
+    # budget; the generic way renders slices and measures them: the same lines, as many
+    records = [_link("v" * length) for length in lengths]
+    render = jsonl.UTF8Lines(FIELDS, tuple(range(len(FIELDS))))
+    data, count = write.rendered_within(render, records, budget)
+    assert isinstance(data, bytes)
+    whole = jsonl._python_jsonl(records).encode()
+    ends = [at + 1 for at, byte in enumerate(whole) if byte == 10]
+    fits = sum(1 for end in ends if end <= budget)
+    assert (data, count) == (whole[: ends[fits - 1]] if fits else b"", fits)
+    text, written = write.rendered_within(lambda links: render(links), records, budget)
+    # (nothing within the budget is "" there: no piece to tell bytes from text)
+    assert (text if isinstance(text, bytes) else text.encode(), written) == (data, count)
+
+
 def test_no_links() -> None:
     assert _compiled([]) == "" == jsonl._python_jsonl([])
 

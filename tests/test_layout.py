@@ -112,6 +112,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     # find/: documents → raw links
     "find": set(),
     "find.linktable": set(),  # the link-source table: data, no lxml
+    "find.rules": set(),  # the conditions and kind rules rows name: records of data
     "find.microsyntax": set(),  # srcset, refresh, Link headers: the standard library only
     "find.css": {"tinycss2"},  # the CSS scanner and its reference
     "find.anchor": {"lxml"},

@@ -14,6 +14,7 @@ import pytest
 from baselinks import extract_links
 from baselinks.base.layers import _base_elements
 from baselinks.find import native, walk
+from baselinks.find.linktable import PLACEMENT_HOLDERS
 from baselinks.load import document, html5
 from conftest import FIXTURES, compared
 
@@ -154,20 +155,38 @@ def test_the_tree_is_copied_only_when_asked() -> None:
     assert loaded.root is loaded.tree
 
 
-def test_a_walk_inside_a_walk_keeps_its_own_state(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_walk_inside_a_walk_keeps_its_own_state() -> None:
     # find/'s Python, called in the middle of a walk, may walk another document with the same
-    # Walker (another thread, or as here a condition): each walk keeps its own open elements
-    from baselinks.find import linktable
-
+    # Walker (another thread, or as here the metadata names' lookup): each walk keeps its own
+    # open elements
+    engine = html5.engine()
     inner = _parsed(b"<div><div><div><img src=deep.png></div></div></div>")
-    metadata_url = linktable.metadata_url
+    names = native.walker_names()
+    by_names = names["metadata_names"]
     nested: list[Any] = []
+    walker: Any = None
 
-    def walking(element: Any) -> Any:
-        nested.append(native.native_links(inner))
-        return metadata_url(element)
+    def walking(property_: str | None, name: str | None) -> Any:
+        nested.append(inner.links(walker))
+        return by_names(property_, name)
 
-    monkeypatch.setattr(linktable, "metadata_url", walking)
-    data = b"<p><span><meta property=og:image content=og.png></span><a href=after>x</a></p>"
-    assert _compare(data) is not None
+    walker = engine.Walker(walk._table(()), PLACEMENT_HOLDERS, {**names, "metadata_names": walking})
+    parsed = _parsed(b"<p><span><meta property=og:image content=og.png></span><a href=x>x</a></p>")
+    assert parsed.links(walker) == walk.raw_links(parsed.tree())
     assert nested and all(found is not None and found[0].raw == "deep.png" for found in nested)
+
+
+def test_no_row_of_the_table_is_decided_by_a_call_of_python() -> None:
+    # every condition and kind rule of find/linktable.py's rows is a record of find/rules.py
+    # the native walk decides in C; a caller's attributes= pair may add one it calls
+    native.native_links(_parsed(b"<a href=x>y</a>"))
+    assert walk._table(()).native.python == []
+    added = walk._table((("a", "href"),))  # the table reads a's href: the pair applies nowhere
+    native.native_links(_parsed(b"<a href=x>y</a>"), (("a", "href"),))
+    assert added.native.python == []
+    pairs = (("*", "href"),)
+    parsed = _parsed(b"<div href=x>y</div><svg><g href=z /></svg>")
+    found = native.native_links(parsed, pairs)
+    assert walk._table(pairs).native.python != []  # _none_applies: a function, called
+    assert found == walk.raw_links(parsed.tree(), attributes=pairs)
+    assert [link.raw for link in found or ()] == ["x", "z"]

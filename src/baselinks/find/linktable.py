@@ -11,11 +11,22 @@ when the package is imported, not silently as "always".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ..base.layers import BASE_ELEMENT, CODEBASE, CODEBASE_ELEMENTS, codebase_applies
-from ..load.tokens import ASCII_WHITESPACE
-from .metadata import METADATA_URLS, MSAPPLICATION, OPEN_GRAPH, TWITTER_CARD, metadata_url
+from .metadata import METADATA_URLS, MSAPPLICATION, OPEN_GRAPH, TWITTER_CARD
+from .rules import (
+    AttributeIs,
+    Condition,
+    ForeignKind,
+    KindRule,
+    MetadataFamily,
+    MetadataKind,
+    RelKind,
+    ValueIs,
+    Within,
+    rel_kind,
+)
 
 __all__ = [
     "HEADER_LINK_SOURCES",
@@ -295,89 +306,18 @@ HEADER_LINK_SOURCES: tuple[LinkSource, ...] = (
 REL_ELEMENTS = frozenset({"a", "area", "link"})
 TEXT_ELEMENTS = frozenset({"a", "area"})
 
-# <link rel> tokens (and a Link header's rel) that make the linked thing a resource the page
-# loads.
-_RESOURCE_RELS = frozenset(
-    {
-        "stylesheet",
-        "icon",
-        "shortcut",
-        "apple-touch-icon",
-        "apple-touch-icon-precomposed",
-        "mask-icon",
-        "preload",
-        "modulepreload",
-        "prefetch",
-        "prerender",
-        "manifest",
-    }
-)
-
-
-# <link rel> tokens that name no document to follow nor a thing the page uses: resource hints
-# (https://html.spec.whatwg.org/#link-type-dns-prefetch: "the user agent might wish to
-# preemptively perform DNS resolution for that origin"; #link-type-preconnect: "preemptively
-# initiate a connection to the origin"): the href is an origin to warm, never fetched as a page.
-# A frontier of kind link would be filled with CDN origins by them (3,677 dns-prefetch and 1,223
-# preconnect links in a 5,000-page crawl). preload, modulepreload and prefetch fetch what they
-# name: resources, above.
-_HINT_RELS = frozenset({"dns-prefetch", "preconnect"})
-
-
-def rel_kind(rel: str) -> str:
-    """The kind of a ``<link>`` or ``Link`` header by its rel (normalised: lower case, single
-    spaces): ``resource`` for what the page loads (stylesheet, icon, preload...), ``other``
-    for an origin hinted at (dns-prefetch, preconnect), else ``link``."""
-    tokens = rel.split()
-    if _RESOURCE_RELS.intersection(tokens):
-        return "resource"
-    return "other" if _HINT_RELS.intersection(tokens) else "link"
-
-
-_FOREIGN_ROOTS = ("svg", "math")
-
-
-def _in_svg_or_math(element: Any) -> bool:
-    # The <svg> or <math> element itself is in its namespace too: 'A start tag whose tag name
-    # is "svg"': "Insert a foreign element for the token, with SVG namespace" (and "math",
-    # MathML's; https://html.spec.whatwg.org/#parsing-main-inbody). Its href is SVG's or
-    # MathML's; lxml's HTML parser gives it no namespace, so the tag tells.
-    if element.tag in _FOREIGN_ROOTS:
-        return True
-    return next(element.iterancestors(*_FOREIGN_ROOTS), None) is not None
-
-
-def _in_math(element: Any) -> bool:
-    return element.tag == "math" or next(element.iterancestors("math"), None) is not None
-
-
-def _foreign_kind(element: Any, tag: str, rel: str) -> str:
-    # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things.
-    return "link" if tag == "a" or _in_math(element) else "resource"
-
-
-def _rel_kind(element: Any, tag: str, rel: str) -> str:
-    return rel_kind(rel)
-
-
-def _metadata_kind(element: Any, tag: str, rel: str) -> str:
-    found = metadata_url(element)
-    return "other" if found is None else found[1]
-
-
-def _of_family(family: str) -> Callable[[Any], bool]:
-    def condition(element: Any) -> bool:
-        found = metadata_url(element)
-        return found is not None and found[0] == family
-
-    return condition
-
+# https://html.spec.whatwg.org/#parsing-main-inbody: 'A start tag whose tag name is "svg"':
+# "Insert a foreign element for the token, with SVG namespace" (and "math", MathML's): the
+# <svg> or <math> element itself is in its namespace too, and its href is SVG's or MathML's.
+# lxml's HTML parser gives it no namespace, so the tag tells.
+_IN_SVG_OR_MATH = Within(("svg", "math"), itself=True)
 
 # A row's kind that is decided per link: (element, tag, normalised rel) -> a kind of KINDS.
-KIND_RULES: dict[str, Callable[[Any, str, str], str]] = {
-    "rel": _rel_kind,  # <link href>, the Link header: by rel
-    "foreign": _foreign_kind,  # SVG/MathML href: a hyperlink for <a> and MathML, else loaded
-    "metadata": _metadata_kind,  # <meta content>: by its property or name (METADATA_URLS)
+KIND_RULES: dict[str, KindRule] = {
+    "rel": RelKind(),  # <link href>, the Link header: by rel
+    # SVG <a> and MathML href are hyperlinks; other SVG hrefs (use, image...) load things
+    "foreign": ForeignKind(frozenset({"a"}), Within(("math",), itself=True), "link", "resource"),
+    "metadata": MetadataKind("other"),  # <meta content>: by its property or name (METADATA_URLS)
 }
 
 # https://html.spec.whatwg.org/#valid-custom-element-name: a lower-case ASCII letter first, a
@@ -414,39 +354,26 @@ TAG_CONDITIONS: dict[str, Callable[[str], bool]] = {
 }
 
 
-def _attribute_is(name: str, value: str) -> Callable[[Any], bool]:
-    # an enumerated attribute: ASCII case-insensitive, surrounding whitespace stripped
-    return lambda el: (el.get(name) or "").strip(ASCII_WHITESPACE).lower() == value
-
-
-def _is_json_ld(written: str) -> bool:
-    # JSON-LD 1.1 §7.1: "a script element having a type attribute of application/ld+json"
-    # (its essence: a charset parameter does not make it another type)
-    return written.partition(";")[0].strip(ASCII_WHITESPACE).lower() == "application/ld+json"
-
-
-def _value_is(attr: str, test: Callable[[str], bool]) -> Callable[[Any], bool]:
-    return lambda el: test(el.get(attr) or "")
-
-
 # The conditions on one attribute's value: (the attribute, the test of its value, "" when it is
 # absent). A row that reads an element's text takes only these: the walkers test the value
 # before anything else of the element (every <script> of a page reaches the JSON-LD row; the
 # compiled walk reads a type without making the element's proxy).
-VALUE_CONDITIONS: dict[str, tuple[str, Callable[[str], bool]]] = {
-    "type=application/ld+json": ("type", _is_json_ld),
+VALUE_CONDITIONS: dict[str, tuple[str, ValueIs]] = {
+    # JSON-LD 1.1 §7.1: "a script element having a type attribute of application/ld+json"
+    # (its essence: a charset parameter does not make it another type)
+    "type=application/ld+json": ("type", ValueIs("application/ld+json", essence=True)),
 }
 
 
-CONDITIONS: dict[str, Callable[[Any], bool]] = {
-    "type=image": _attribute_is("type", "image"),
-    "valuetype=ref": _attribute_is("valuetype", "ref"),
-    "http-equiv=refresh": _attribute_is("http-equiv", "refresh"),
-    "svg-or-math": _in_svg_or_math,
-    "foreign-href": _in_svg_or_math,
-    "not-svg": lambda el: next(el.iterancestors("svg"), None) is None,
-    **{key: _value_is(attr, test) for key, (attr, test) in VALUE_CONDITIONS.items()},
-    **{family: _of_family(family) for family in METADATA_URLS},
+CONDITIONS: dict[str, Condition] = {
+    "type=image": AttributeIs("type", ValueIs("image")),
+    "valuetype=ref": AttributeIs("valuetype", ValueIs("ref")),
+    "http-equiv=refresh": AttributeIs("http-equiv", ValueIs("refresh")),
+    "svg-or-math": _IN_SVG_OR_MATH,
+    "foreign-href": _IN_SVG_OR_MATH,
+    "not-svg": Within(("svg",), negated=True),
+    **{key: AttributeIs(attr, test) for key, (attr, test) in VALUE_CONDITIONS.items()},
+    **{family: MetadataFamily(family) for family in METADATA_URLS},
 }
 
 # A header row's condition, on the response's status.

@@ -16,7 +16,7 @@
 
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_DECREF, Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_New, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.string cimport memcmp
 
@@ -55,56 +55,101 @@ cdef inline unsigned int _fnv(const unsigned char* name, size_t size) noexcept n
 
 
 cdef class _Set:
-    """Names with a small int each, looked up by (bytes, length): open addressing, a table at
-    most a quarter full (as _cwalk._Names, for names that are not NUL-ended)."""
+    """Names with a small int and a str each, looked up by (bytes, length): open addressing, a
+    table at most a quarter full (as _cwalk._Names, for names that are not NUL-ended). Names
+    may be added (:meth:`add`), up to ``most``: the tags of a page the table does not name, so
+    that the next page's <div> is found, not decoded again."""
 
     cdef list _kept
     cdef const unsigned char** _slots
     cdef size_t* _sizes
     cdef int* _values
+    cdef PyObject** _names
     cdef unsigned int _mask
+    cdef Py_ssize_t count, most
 
-    def __cinit__(self, dict names):
+    def __cinit__(self, dict names, Py_ssize_t most=0):
         cdef unsigned int size = 16
-        cdef unsigned int i
-        cdef bytes encoded
         while size < 4 * len(names):
             size *= 2
-        self._mask = size - 1
         self._kept = []
+        self.count = 0
+        self.most = max(most, len(names))
+        self._allocate(size)
+        for name, value in names.items():
+            self.add(name, value)
+
+    cdef int _allocate(self, unsigned int size) except -1:
+        cdef unsigned int i
+        self._mask = size - 1
         self._slots = <const unsigned char**>PyMem_Malloc(size * sizeof(void*))
         self._sizes = <size_t*>PyMem_Malloc(size * sizeof(size_t))
         self._values = <int*>PyMem_Malloc(size * sizeof(int))
-        if self._slots == NULL or self._sizes == NULL or self._values == NULL:
+        self._names = <PyObject**>PyMem_Malloc(size * sizeof(PyObject*))
+        if self._slots == NULL or self._sizes == NULL or self._values == NULL or self._names == NULL:
             raise MemoryError()
         for i in range(size):
             self._slots[i] = NULL
-        for name, value in names.items():
-            encoded = name.encode("utf-8")
-            self._kept.append(encoded)
-            i = _fnv(<const unsigned char*><const char*>encoded, len(encoded)) & self._mask
-            while self._slots[i] != NULL:
-                i = (i + 1) & self._mask
-            self._slots[i] = <const unsigned char*><const char*>encoded
-            self._sizes[i] = len(encoded)
-            self._values[i] = value
+        return 0
 
     def __dealloc__(self):
         PyMem_Free(self._slots)
         PyMem_Free(self._sizes)
         PyMem_Free(self._values)
+        PyMem_Free(self._names)
 
-    cdef int find_py(self, str name) except -1:
+    cdef int add(self, str name, int value) except -1:
+        """Add ``name`` (kept: the slots point into its bytes, and give it back): 1, or 0 where
+        the set holds ``most`` names already."""
         cdef bytes encoded = name.encode("utf-8")
-        return self.find(<const unsigned char*><const char*>encoded, len(encoded))
+        cdef unsigned int i, size
+        cdef const unsigned char** slots
+        cdef size_t* sizes
+        cdef int* values
+        cdef PyObject** names
+        if self.count >= self.most:
+            return 0
+        if 4 * (self.count + 1) > self._mask + 1:  # grow: the old slots into a table twice the size
+            slots, sizes, values, names = self._slots, self._sizes, self._values, self._names
+            size = self._mask + 1
+            try:
+                self._allocate(2 * size)
+                for i in range(size):
+                    if slots[i] != NULL:
+                        self._put(slots[i], sizes[i], values[i], names[i])
+            finally:
+                PyMem_Free(slots)
+                PyMem_Free(sizes)
+                PyMem_Free(values)
+                PyMem_Free(names)
+        self._kept.append((encoded, name))
+        self._put(<const unsigned char*><const char*>encoded, len(encoded), value, <PyObject*>name)
+        self.count += 1
+        return 1
 
-    cdef inline int find(self, const unsigned char* name, size_t size) noexcept nogil:
+    cdef void _put(
+        self, const unsigned char* data, size_t size, int value, PyObject* name
+    ) noexcept:
+        cdef unsigned int i = _fnv(data, size) & self._mask
+        while self._slots[i] != NULL:
+            i = (i + 1) & self._mask
+        self._slots[i] = data
+        self._sizes[i] = size
+        self._values[i] = value
+        self._names[i] = name
+
+    cdef inline int slot(self, const unsigned char* name, size_t size) noexcept nogil:
+        """The name's slot, or -1 if it is not in the set."""
         cdef unsigned int i = _fnv(name, size) & self._mask
         while self._slots[i] != NULL:
             if self._sizes[i] == size and memcmp(self._slots[i], name, size) == 0:
-                return self._values[i]
+                return i
             i = (i + 1) & self._mask
-        return 0
+        return -1
+
+    cdef int slot_py(self, str name) except -2:
+        cdef bytes encoded = name.encode("utf-8")
+        return self.slot(<const unsigned char*><const char*>encoded, len(encoded))
 
 
 cdef inline const unsigned char* _lowered(
@@ -236,6 +281,23 @@ cdef object _value(lxb_dom_node_t* node, list keys, str name):
     return _text_of(data, size)
 
 
+include "_chtml5_rules.pxi"
+
+
+cdef inline str _attr_text(lxb_dom_attr_t* attr):
+    cdef size_t size
+    cdef const lxb_char_t* data = h5_attr_value(attr, &size)
+    return _text_of(data, size)
+
+
+cdef inline bint _is_img(const lxb_char_t* name, bint foreign) noexcept:
+    # a three-byte name is "img" (a foreign one as the copy lower-cases it)
+    cdef unsigned char a = name[0], b = name[1], c = name[2]
+    if foreign:
+        a, b, c = a | 32, b | 32, c | 32
+    return a == 105 and b == 109 and c == 103
+
+
 class _Declined(Exception):
     pass
 
@@ -250,8 +312,10 @@ cdef class _Open:
     cdef unsigned int* masks
     cdef list tags
     cdef Py_ssize_t room
+    cdef object meta  # the element's metadata family and kind (Walker._metadata), or _UNSET
 
     def __cinit__(self):
+        self.meta = _UNSET
         self.room = 64
         self.stack = <lxb_dom_node_t**>PyMem_Malloc(self.room * sizeof(void*))
         self.lines = <size_t*>PyMem_Malloc(self.room * sizeof(size_t))
@@ -302,38 +366,53 @@ cdef class _Open:
         return made
 
 
+# A tag's flags in the walk's tag set (below _T_SHIFT), and above them its ancestry bits: one
+# per holder of PLACEMENT_HOLDERS (<template>, <noscript>: their codes, in that order), then
+# one per tag a Within condition names (<svg>, <math>). The open elements carry the ancestry
+# bits of those above them.
+cdef enum:
+    _T_HAND = 1  # acted on whatever its attributes (a row read when absent, or its text)
+    _T_TEXT = 2  # a text row reads it (<style>, <script>)
+    _T_REL = 4  # its rel and hreflang are recorded (a, area, link)
+    _T_ANCHOR = 8  # its text is recorded (a, area)
+    _T_BASE = 16  # <base>: its href is the base, no link
+    _T_ALWAYS = 32  # a row of it is read when its attribute is absent (<form action>)
+    _T_SHIFT = 8
+    _MOST_FOUND = 256  # link attributes of one element (a duplicate name is dropped by the parser)
+    _MOST_TAGS = 4096  # tag names the set learns from pages (beside the table's)
+    _MOST_PLANS = 8192  # element shapes kept (as walk._STEP_SETS)
+
+
 cdef class Walker:
     """find/walk.raw_links over a Parsed document's own nodes, for one link-source table
-    (find/walk._Table): :meth:`Parsed.links`."""
+    (find/walk._Table): :meth:`Parsed.links`. The table's steps are read when first needed
+    for a tag and its link attributes, and kept compiled (_Step); conditions and kind rules
+    are decided in C (_chtml5_rules.pxi)."""
 
     cdef _Set _attrs
     cdef _Set _tags
     cdef tuple _placements
+    cdef unsigned int _holder_bits
     cdef object _table
-    cdef frozenset _always
     cdef dict _text_rows
-    cdef dict _text_needs
-    cdef dict _steps
-    cdef object _base_element
-    cdef object _codebase
+    cdef dict _text_needs  # tag -> _Cond (a text row's value condition) or None
+    cdef dict _plans  # (tag, *link attribute names) -> tuple of _Step
+    cdef dict _conds  # a condition record -> _Cond
+    cdef dict _rules  # a kind rule record -> _Rule
+    cdef dict _within_bits  # tag -> its ancestry bit
     cdef type RawLink
-    cdef object split_urls, parse_srcset, css_urls, other_syntax, text_links, capped
+    cdef object split_urls, parse_srcset, css_urls, other_syntax, text_links, by_names
     cdef object CSS_TEXT, URL, URLS, COMMA_URLS, SRCSET, CSS
-    cdef frozenset _rel_elements
-    cdef frozenset _text_elements
+    cdef object ValueIs, AttributeIs, Within, MetadataFamily, RelKind, ForeignKind, MetadataKind
     cdef str _whitespace
     cdef tuple _invalid_srcset
     cdef readonly bint braced
     cdef Py_ssize_t _text_cap
+    cdef readonly list python  # the conditions and kind rules it calls (of no known shape)
 
     def __cinit__(self, table, holders, dict names):
         self._table = table
-        self._always = table.always
         self._text_rows = table.text
-        self._text_needs = table.text_needs
-        self._steps = table.steps
-        self._base_element = names["BASE_ELEMENT"]
-        self._codebase = names["CODEBASE"]
         self.RawLink = names["RawLink"]
         if not (
             self.RawLink.__bases__ == (tuple,)
@@ -348,30 +427,189 @@ cdef class Walker:
         self.css_urls = names["css_urls"]
         self.other_syntax = names["_other_syntax"]
         self.text_links = names["_text_links"]
-        self.capped = names["_capped"]
-        self._text_cap = names["TEXT_CAP"]
+        self.by_names = names["metadata_names"]
         self.CSS_TEXT = names["CSS_TEXT"]
-        self._rel_elements = names["REL_ELEMENTS"]
-        self._text_elements = names["TEXT_ELEMENTS"]
-        self._whitespace = names["ASCII_WHITESPACE"]
         self.URL = names["URL"]
         self.URLS = names["URLS"]
         self.COMMA_URLS = names["COMMA_URLS"]
         self.SRCSET = names["SRCSET"]
         self.CSS = names["CSS"]
+        self.AttributeIs = names["AttributeIs"]
+        self.Within = names["Within"]
+        self.MetadataFamily = names["MetadataFamily"]
+        self.RelKind = names["RelKind"]
+        self.ForeignKind = names["ForeignKind"]
+        self.MetadataKind = names["MetadataKind"]
+        self._whitespace = names["ASCII_WHITESPACE"]
+        self._text_cap = names["TEXT_CAP"]
+        self.ValueIs = names["ValueIs"]
         self._invalid_srcset = names["_INVALID_SRCSET"]
         self.braced = any(name.startswith("{") for name in table.attrs)
-        cdef dict tags = {tag: _HAND for tag in table.always | table.text.keys()}
-        codes = []
-        for bit, (tag, code) in enumerate(holders):
-            tags[tag] = tags.get(tag, 0) | (2 << bit)
-            codes.append(code)
+        self._plans = {}
+        self._conds = {}
+        self._rules = {}
+        self.python = []
+        self._tags = _Set(self._tag_flags(table, holders, names), _MOST_TAGS)
         self._attrs = _Set({name: 1 for name in table.attrs})
-        self._tags = _Set(tags)
+        self._text_needs = {
+            tag: None if needs is None else self._value_cond(needs[0], needs[1])
+            for tag, needs in table.text_needs.items()
+        }
+        # each row's condition and kind rule compiled now: ``python`` lists those of no shape
+        # this walk knows (tests/test_native.py: none of the table's own)
+        for source in table.sources:
+            condition = names["CONDITIONS"].get(source.when)
+            if condition is not None:
+                self._cond(condition)
+            rule = names["KIND_RULES"].get(source.kind)
+            if rule is not None:
+                self._rule(rule)
+
+    def _tag_flags(self, table, holders, dict names):
+        """Every tag the table or its rules name, with its flags and ancestry bits."""
+        cdef dict tags = {}
+        codes = []
+
+        def mark(tag, int flag):
+            tags[tag] = tags.get(tag, 0) | flag
+
+        for tag in table.named:
+            mark(tag, 0)
+        for tag in table.always | table.text.keys():
+            mark(tag, _T_HAND)
+        for tag in table.always:
+            mark(tag, _T_ALWAYS)
+        for tag in table.text:
+            mark(tag, _T_TEXT)
+        for tag in names["REL_ELEMENTS"]:
+            mark(tag, _T_REL)
+        for tag in names["TEXT_ELEMENTS"]:
+            mark(tag, _T_ANCHOR)
+        mark(names["BASE_ELEMENT"], _T_BASE)
+        for bit, (tag, code) in enumerate(holders):
+            mark(tag, 1 << (_T_SHIFT + bit))
+            codes.append(code)
+        self._holder_bits = (1 << len(codes)) - 1
         self._placements = tuple(
             tuple(code for bit, code in enumerate(codes) if mask & (1 << bit))
             for mask in range(1 << len(codes))
         )
+        # the tags Within conditions name (in conditions and kind rules the table's rows use)
+        within = set()
+        for source in table.sources:
+            for found in (names["CONDITIONS"].get(source.when), names["KIND_RULES"].get(source.kind)):
+                if isinstance(found, self.ForeignKind):
+                    found = found.within
+                if isinstance(found, self.Within):
+                    within.update(found.tags)
+        self._within_bits = {}
+        for tag in sorted(within):
+            bit = len(codes) + len(self._within_bits)
+            if _T_SHIFT + bit >= 31:
+                break  # more than the bits hold: such a condition is called as Python
+            self._within_bits[tag] = 1 << bit
+            mark(tag, 1 << (_T_SHIFT + bit))
+        return tags
+
+    cdef _Cond _value_cond(self, str attr, test):
+        """A condition on the value of ``attr``: ``test`` (a ValueIs) of it, "" when absent."""
+        cdef _Cond made = _Cond.__new__(_Cond)
+        if isinstance(test, self.ValueIs) and attr.isascii():
+            made.how = _VALUE
+            made.attr = attr.lower().encode("utf-8")
+            made.test = _Test(test)
+        else:
+            made.how = _PYTHON
+            made.python = lambda element: test(element.get(attr) or "")
+            self.python.append(test)
+        return made
+
+    cdef _Cond _cond(self, condition):
+        """The compiled form of a row's condition (kept per record)."""
+        cdef _Cond made = self._conds.get(condition)
+        cdef unsigned int bits = 0
+        if made is not None:
+            return made
+        if isinstance(condition, self.AttributeIs):
+            made = self._value_cond(condition.name, condition.test)
+        elif isinstance(condition, self.Within) and all(
+            tag in self._within_bits for tag in condition.tags
+        ):
+            made = _Cond.__new__(_Cond)
+            made.how = _WITHIN
+            for tag in condition.tags:
+                bits |= self._within_bits[tag]
+            made.bits = bits
+            made.itself = condition.itself
+            made.negated = condition.negated
+        elif isinstance(condition, self.MetadataFamily):
+            made = _Cond.__new__(_Cond)
+            made.how = _FAMILY
+            made.family = condition.family
+        else:
+            made = _Cond.__new__(_Cond)
+            made.how = _PYTHON
+            made.python = condition
+            self.python.append(condition)
+        self._conds[condition] = made
+        return made
+
+    cdef _Rule _rule(self, rule):
+        """The compiled form of a row's kind rule (kept per record)."""
+        cdef _Rule made = self._rules.get(rule)
+        if made is not None:
+            return made
+        made = _Rule.__new__(_Rule)
+        made.python = rule
+        if isinstance(rule, self.RelKind):
+            made.how = _REL
+            made.kinds = {}
+        elif isinstance(rule, self.ForeignKind):
+            made.how = _FOREIGN
+            made.tags = frozenset(rule.tags)
+            made.within = self._cond(rule.within)
+            made.inside = rule.inside
+            made.otherwise = rule.otherwise
+        elif isinstance(rule, self.MetadataKind):
+            made.how = _METADATA
+            made.otherwise = rule.otherwise
+        else:
+            made.how = _PYTHON
+            self.python.append(rule)
+        self._rules[rule] = made
+        return made
+
+    cdef tuple _plan(self, str tag, tuple key):
+        """The compiled steps of an element ``tag`` with the link attributes of ``key``."""
+        cdef _Step step
+        made = []
+        for _, attr, syntax, kind, rule, when, by_codebase, codes, absent in self._table.steps_of(
+            tag, list(key[1:]), key
+        ):
+            step = _Step.__new__(_Step)
+            slot = self._attrs.slot_py(attr)  # the set's own str: the scan's names are it
+            step.attr = <str>self._attrs._names[slot] if slot >= 0 else attr
+            step.syntax = syntax
+            step.how = (
+                _S_URL if syntax == self.URL
+                else _S_URLS if syntax == self.URLS
+                else _S_COMMA_URLS if syntax == self.COMMA_URLS
+                else _S_SRCSET if syntax == self.SRCSET
+                else _S_CSS if syntax == self.CSS
+                else _S_OTHER
+            )
+            step.kind = kind
+            step.rule = None if rule is None else self._rule(rule)
+            step.when = None if when is None else self._cond(when)
+            step.by_codebase = by_codebase
+            step.codes = codes
+            step.absent = absent
+            made.append(step)
+        if len(self._plans) >= _MOST_PLANS:
+            self._plans.clear()
+        found = self._plans[key] = tuple(made)
+        return found
+
     cdef list walk(self, lxb_dom_node_t* top):
         """The RawLinks of the tree under ``top`` (the <html> element), in document order."""
         cdef list out = []
@@ -379,14 +617,17 @@ cdef class Walker:
         cdef lxb_dom_node_t* node = top
         cdef lxb_dom_node_t* child
         cdef lxb_dom_attr_t* attr
-        cdef Py_ssize_t depth = 0
+        cdef lxb_dom_attr_t* found[_MOST_FOUND]
+        cdef PyObject* found_names[_MOST_FOUND]
+        cdef Py_ssize_t depth = 0, count
         cdef size_t size
         cdef const lxb_char_t* name
         cdef const unsigned char* looked
         cdef unsigned char room[_NAME_ROOM]
-        cdef int flags, ups
-        cdef bint linked, foreign
+        cdef int flags, ups, slot
+        cdef bint foreign
         cdef size_t line
+        cdef object tag
         open.stack[0] = top
         open.lines[0] = h5_line(top, 1)
         open.masks[0] = 0
@@ -399,22 +640,30 @@ cdef class Walker:
                     foreign = h5_foreign(node)
                     name = h5_name(node, &size)
                     looked = _lowered(name, size, foreign, room)
-                    if looked == NULL:
-                        flags = self._tags.find_py(_name_of(name, size, foreign))
-                    else:
-                        flags = self._tags.find(looked, size)
-                    linked = False
+                    slot = (
+                        self._tags.slot_py(_name_of(name, size, foreign)) if looked == NULL
+                        else self._tags.slot(looked, size)
+                    )
+                    flags = self._tags._values[slot] if slot >= 0 else 0
+                    # the link attributes it has, in order: their nodes and names (the table's)
+                    count = 0
                     attr = h5_attrs(node)
-                    while attr is not NULL and not linked:
+                    while attr is not NULL:
                         name = h5_attr_name(attr, &size)
                         looked = _lowered(name, size, foreign, room)
-                        if looked == NULL:
-                            linked = self._attrs.find_py(_name_of(name, size, foreign)) != 0
-                        else:
-                            linked = self._attrs.find(looked, size) != 0
+                        slot = (
+                            self._attrs.slot_py(_name_of(name, size, foreign)) if looked == NULL
+                            else self._attrs.slot(looked, size)
+                        )
+                        if slot >= 0:
+                            if count == _MOST_FOUND:
+                                raise _Declined()
+                            found[count] = attr
+                            found_names[count] = self._attrs._names[slot]
+                            count += 1
                         attr = h5_attr_next(attr)
-                    if linked or flags & _HAND:
-                        self._element(open, depth, self._placements[open.masks[depth]], out, linked)
+                    if count or flags & _T_HAND:
+                        self._element(open, depth, flags, found, found_names, count, out)
                     child = h5_child(node)
                     while child is not NULL and h5_kind(child) != _ELEMENT:
                         child = h5_next(child)
@@ -422,7 +671,7 @@ cdef class Walker:
                         depth += 1
                         if depth == open.room:
                             open.grow()
-                        open.masks[depth] = open.masks[depth - 1] | <unsigned int>(flags >> 1)
+                        open.masks[depth] = open.masks[depth - 1] | <unsigned int>(flags >> _T_SHIFT)
                         open.stack[depth] = child
                         open.lines[depth] = h5_line(child, line)
                         open.tags[depth] = None
@@ -442,86 +691,189 @@ cdef class Walker:
             return None
         return out
 
-    cdef int _element(
-        self, _Open open, Py_ssize_t depth, tuple placed, list out, bint linked
-    ) except -1:
-        # _cwalk.Scanner._element, over lexbor's node (its rules: find/walk.py's)
+    cdef str _tag(self, _Open open, Py_ssize_t depth):
+        """The element's tag, the set's own str where it has the name (learnt if not)."""
         cdef lxb_dom_node_t* node = open.stack[depth]
-        cdef str tag = open.tag_at(depth)
-        cdef list keys = _keys(node)
-        cdef _Node element = None
+        cdef size_t size
+        cdef const lxb_char_t* name = h5_name(node, &size)
+        cdef unsigned char room[_NAME_ROOM]
+        cdef bint foreign = h5_foreign(node)
+        cdef const unsigned char* looked = _lowered(name, size, foreign, room)
+        cdef int slot
+        cdef str tag = open.tags[depth]
+        if tag is not None:
+            return tag
+        slot = -1 if looked == NULL else self._tags.slot(looked, size)
+        if slot >= 0:
+            tag = <str>self._tags._names[slot]
+        else:
+            tag = _name_of(name, size, foreign)
+            self._tags.add(tag, 0)  # a tag of no row: flags 0
+        open.tags[depth] = tag
+        return tag
+
+    cdef int _element(
+        self,
+        _Open open,
+        Py_ssize_t depth,
+        int flags,
+        lxb_dom_attr_t** found,
+        PyObject** names,
+        Py_ssize_t count,
+        list out,
+    ) except -1:
+        # _cwalk.Scanner._element over lexbor's node (its rules: find/walk.py's), the table's
+        # steps compiled: each value read from the attribute node found in the scan
+        cdef lxb_dom_node_t* node = open.stack[depth]
+        cdef bint foreign = h5_foreign(node)
+        cdef unsigned int above = open.masks[depth]
+        cdef unsigned int own = <unsigned int>(flags >> _T_SHIFT)
+        cdef tuple placed = self._placements[above & self._holder_bits]
+        cdef str tag = self._tag(open, depth)
         cdef object line = open.lines[depth]
-        cdef str rel = ""
-        cdef str text = ""
-        cdef str hreflang = ""
-        cdef tuple codes
+        cdef str rel = u"", text = u"", hreflang = u""
+        cdef _Step step
+        cdef _Cond needs
+        cdef tuple key, codes
+        cdef Py_ssize_t i
         RawLink = self.RawLink
-        if tag in self._text_rows:
+        open.meta = _UNSET
+        if flags & _T_TEXT:
             needs = self._text_needs[tag]
-            if needs is None or needs[1](_value(node, keys, needs[0]) or ""):
-                element = open.node_at(depth)
-                self._text_element(element, tag, self._text_rows[tag], placed, out)
-        if tag == self._base_element:
+            if needs is None or self._holds(needs, open, depth, node, foreign, above, own):
+                self._text_element(open, depth, tag, self._text_rows[tag], placed, out)
+        if flags & _T_BASE or not (count or flags & _T_ALWAYS):
             return 0
-        if not linked and tag not in self._always:
-            return 0
-        if tag in self._rel_elements:
-            written = _value(node, keys, "rel")
+        if flags & _T_REL:
+            written = _named_value(node, "rel", 3, foreign)
             if written:
-                rel = " ".join(written.lower().split())
-            written = _value(node, keys, "hreflang")
+                rel = _lower_collapsed(written)
+            written = _named_value(node, "hreflang", 8, foreign)
             if written:
                 hreflang = written.strip(self._whitespace)
-            if tag in self._text_elements:
-                text = self._anchor_text(node, tag, keys)
-        names = (tag, *keys)
-        steps = self._steps.get(names)
+            if flags & _T_ANCHOR:
+                text = self._anchor_text(node, tag, foreign)
+        key = PyTuple_New(count + 1)
+        Py_INCREF(tag)
+        PyTuple_SET_ITEM(key, 0, tag)
+        for i in range(count):
+            Py_INCREF(<object>names[i])
+            PyTuple_SET_ITEM(key, i + 1, <object>names[i])
+        steps = self._plans.get(key)
         if steps is None:
-            steps = self._table.steps_of(tag, keys, names)
-        for _, attr, syntax, kind, rule, when, by_codebase, codes, absent in steps:
-            if when is not None or rule is not None:
-                if element is None:
-                    element = open.node_at(depth)
-                if when is not None and not when(element):
-                    continue
-            value = _value(node, keys, attr)
-            if value is None:
-                value = absent
-            if placed:
-                codes += placed
-            if rule is not None:
-                kind = rule(element, tag, rel)
-            if syntax == self.URL:
-                codebase = _value(node, keys, self._codebase) if by_codebase else None
-                out.append(_made(RawLink, (value, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)))
-            elif syntax == self.URLS or syntax == self.COMMA_URLS:
-                codebase = _value(node, keys, self._codebase) if by_codebase else None
-                for token in self.split_urls(value, "," if syntax == self.COMMA_URLS else None):
-                    out.append(_made(RawLink, (token, tag, attr, kind, line, text, rel, codebase, codes, False, hreflang)))
-            elif syntax == self.SRCSET:
+            steps = self._plan(tag, key)
+        for step in <tuple>steps:
+            if step.when is not None and not self._holds(
+                step.when, open, depth, node, foreign, above, own
+            ):
+                continue
+            value = step.absent
+            for i in range(count):
+                if names[i] == <PyObject*>step.attr:
+                    value = _attr_text(found[i])
+                    break
+            codes = step.codes + placed if placed else step.codes
+            kind = step.kind
+            if step.rule is not None:
+                kind = self._kind(step.rule, open, depth, node, foreign, above, own, tag, rel)
+            if step.how == _S_URL:
+                codebase = self._codebase(step, found, names, count)
+                out.append(_made(RawLink, (value, tag, step.attr, kind, line, text, rel, codebase, codes, False, hreflang)))
+            elif step.how == _S_URLS or step.how == _S_COMMA_URLS:
+                codebase = self._codebase(step, found, names, count)
+                for token in self.split_urls(value, u"," if step.how == _S_COMMA_URLS else None):
+                    out.append(_made(RawLink, (token, tag, step.attr, kind, line, text, rel, codebase, codes, False, hreflang)))
+            elif step.how == _S_SRCSET:
                 for url, _, valid in self.parse_srcset(value):
-                    found = codes if valid else self._invalid_srcset + codes
-                    out.append(_made(RawLink, (url, tag, attr, kind, line, "", rel, None, found, False, hreflang)))
-            elif syntax == self.CSS:
+                    out.append(_made(RawLink, (url, tag, step.attr, kind, line, u"", rel, None, codes if valid else self._invalid_srcset + codes, False, hreflang)))
+            elif step.how == _S_CSS:
                 for url, _, _ in self.css_urls(value):
-                    out.append(_made(RawLink, (url, tag, attr, kind, line, "", "", None, codes, False, "")))
+                    out.append(_made(RawLink, (url, tag, step.attr, kind, line, u"", u"", None, codes, False, u"")))
             else:
-                self.other_syntax(value, syntax, tag, attr, kind, line, codes, out)
+                self.other_syntax(value, step.syntax, tag, step.attr, kind, line, codes, out)
         return 0
 
-    cdef int _text_element(self, _Node element, str tag, source, tuple placed, list out) except -1:
-        # _cwalk.Scanner._text_links
+    cdef object _codebase(self, _Step step, lxb_dom_attr_t** found, PyObject** names, Py_ssize_t count):
+        # the element's codebase attribute, where the row's base is it (HTML 4 §13.3)
+        cdef Py_ssize_t i
+        if not step.by_codebase:
+            return None
+        for i in range(count):
+            if (<str>names[i]) == u"codebase":
+                return _attr_text(found[i])
+        return None
+
+    cdef bint _holds(
+        self, _Cond cond, _Open open, Py_ssize_t depth, lxb_dom_node_t* node, bint foreign,
+        unsigned int above, unsigned int own,
+    ) except -1:
+        """Whether the element meets the condition (rules.py's records, decided here)."""
+        cdef lxb_dom_attr_t* attr
+        cdef const lxb_char_t* data
+        cdef size_t size
+        cdef bint inside
+        if cond.how == _VALUE:
+            attr = _named(node, <const char*>cond.attr, len(cond.attr), foreign)
+            if attr is NULL:
+                return cond.test.holds(<const lxb_char_t*>"", 0)
+            data = h5_attr_value(attr, &size)
+            return cond.test.holds(data, size)
+        if cond.how == _WITHIN:
+            inside = ((above | (own if cond.itself else 0)) & cond.bits) != 0
+            return inside != cond.negated
+        if cond.how == _FAMILY:
+            found = self._metadata(open, node, foreign)
+            return found is not None and (<tuple>found)[0] == cond.family
+        return bool(cond.python(open.node_at(depth)))
+
+    cdef object _metadata(self, _Open open, lxb_dom_node_t* node, bint foreign):
+        """metadata.metadata_url of the element, asked once per element (the walk's state
+        keeps it: ``open.meta``)."""
+        if open.meta is _UNSET:
+            open.meta = self.by_names(
+                _named_value(node, "property", 8, foreign), _named_value(node, "name", 4, foreign)
+            )
+        return open.meta
+
+    cdef object _kind(
+        self, _Rule rule, _Open open, Py_ssize_t depth, lxb_dom_node_t* node, bint foreign,
+        unsigned int above, unsigned int own, str tag, str rel,
+    ):
+        """The kind a row's kind rule gives the element (rules.py's records, decided here)."""
+        if rule.how == _REL:
+            kind = rule.kinds.get(rel)
+            if kind is None:
+                kind = rule.python(None, tag, rel)
+                if len(rule.kinds) >= _MOST_PLANS:
+                    rule.kinds.clear()
+                rule.kinds[rel] = kind
+            return kind
+        if rule.how == _FOREIGN:
+            if tag in rule.tags or self._holds(rule.within, open, depth, node, foreign, above, own):
+                return rule.inside
+            return rule.otherwise
+        if rule.how == _METADATA:
+            found = self._metadata(open, node, foreign)
+            return rule.otherwise if found is None else (<tuple>found)[1]
+        return rule.python(open.node_at(depth), tag, rel)
+
+    cdef int _text_element(
+        self, _Open open, Py_ssize_t depth, str tag, source, tuple placed, list out
+    ) except -1:
+        # _cwalk.Scanner._text_links: a <style>'s CSS here; another text row (a JSON-LD
+        # <script>) is walk.py's own, with a _Node
+        cdef lxb_dom_node_t* node = open.stack[depth]
         if source.syntax != self.CSS_TEXT:
-            self.text_links(element, tag, source, placed, out)
+            self.text_links(open.node_at(depth), tag, source, placed, out)
             return 0
         codes = ((source.problem,) if source.problem else ()) + placed
-        base_line = element.sourceline or 1
+        base_line = open.lines[depth] or 1
         kind = source.kind
-        for url, syntax, line in self.css_urls(element.text or ""):
-            out.append(_made(self.RawLink, (url, tag, syntax, kind, base_line + line - 1, "", "", None, codes, False, "")))
+        for url, syntax, line in self.css_urls(_own_text(node)):
+            out.append(_made(self.RawLink, (url, tag, syntax, kind, base_line + line - 1, u"", u"", None, codes, False, u"")))
         return 0
 
-    cdef str _anchor_text(self, lxb_dom_node_t* node, str tag, list keys):
+    cdef str _anchor_text(self, lxb_dom_node_t* node, str tag, bint foreign):
         """anchor.anchor_text where no other anchor is inside (else declined): an area's alt;
         an anchor's string-value (its text nodes, in order), else the alt of the first <img>
         inside with one; whitespace collapsed, capped at TEXT_CAP."""
@@ -531,9 +883,10 @@ cdef class Walker:
         cdef const lxb_char_t* data
         cdef int ups
         cdef list pieces = []
+        cdef str first = None
         alt = None
-        if tag == "area":
-            return self.capped(" ".join((_value(node, keys, "alt") or "").split()))
+        if tag == u"area":
+            return _collapsed(_named_value(node, "alt", 3, foreign) or u"", self._text_cap)
         inside = h5_child(node)
         while inside is not NULL:
             if h5_kind(inside) == _TEXT:
@@ -541,20 +894,19 @@ cdef class Walker:
                 pieces.append(_text_of(data, size))
             elif h5_kind(inside) == _ELEMENT:
                 data = h5_name(inside, &size)
-                inner = _name_of(data, size, h5_foreign(inside))
-                if inner == "a":
+                if size == 1 and (data[0] == 97 or (data[0] == 65 and h5_foreign(inside))):
                     raise _Declined()  # anchor.py's texts of nested anchors
-                if alt is None and inner == "img":
-                    alt = _attribute(inside, "alt") or None
+                if alt is None and size == 3 and _is_img(data, h5_foreign(inside)):
+                    alt = _named_value(inside, "alt", 3, h5_foreign(inside)) or None
                 child = h5_child(inside)
                 if child is not NULL:
                     inside = child
                     continue
             inside = h5_after(inside, node, &ups)
-        text = " ".join("".join(pieces).split())
+        text = _collapsed(pieces[0] if len(pieces) == 1 else u"".join(pieces), self._text_cap) if pieces else u""
         if not text and alt is not None:
-            text = " ".join(alt.split())
-        return self.capped(text)
+            text = _collapsed(alt, self._text_cap)
+        return text
 
 
 cdef extern from "Python.h":

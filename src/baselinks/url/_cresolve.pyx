@@ -22,6 +22,9 @@ compares both diagnoses on the corpus's shapes, on tables of near misses and on 
 and each scanner with its expression.
 """
 
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE, PyTuple_SET_ITEM
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_FromObject
 
 
@@ -32,6 +35,9 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object)
     Py_UCS4 PyUnicode_READ(int, void*, Py_ssize_t) nogil
     Py_ssize_t PyUnicode_FindChar(object, Py_UCS4, Py_ssize_t, Py_ssize_t, int) except -2
+    PyObject* PyType_GenericAlloc(PyTypeObject* cls, Py_ssize_t items) except NULL
+    ctypedef struct _Allocating "PyTypeObject":
+        void* tp_alloc
 
 include "_cresolve_scan.pxi"
 
@@ -281,7 +287,7 @@ def resolve_rfc1808(self, embedded, trace=None):
 # --- the records: resolve/link.py's Linker.link -------------------------------------------------------
 
 # resolve/link.py's namespace, as bind_link() found it
-cdef object _Link, _BaselinksError, _encoding_parse, _new = tuple.__new__
+cdef object _Link, _BaselinksError, _encoding_parse
 cdef str _WHITESPACE
 cdef Py_ssize_t _MEMO_KEPT
 
@@ -290,7 +296,18 @@ def bind_link(dict namespace):
     """Take resolve/link.py's Link, BaselinksError, encoding_parse, ASCII_WHITESPACE and
     MEMO_KEPT."""
     global _Link, _BaselinksError, _encoding_parse, _WHITESPACE, _MEMO_KEPT
-    _Link = namespace["Link"]
+    Link = namespace["Link"]
+    # _made makes Links as tuple_subtype_new would: a tuple's layout, nothing more
+    if not (
+        Link.__bases__ == (tuple,)
+        and Link.__basicsize__ == tuple.__basicsize__
+        and Link.__itemsize__ == tuple.__itemsize__
+        and Link.__dictoffset__ == 0
+        and Link.__weakrefoffset__ == 0
+        and (<_Allocating*>Link).tp_alloc == <void*>PyType_GenericAlloc
+    ):
+        raise TypeError("Link must be a NamedTuple: a tuple's layout")
+    _Link = Link
     _BaselinksError = namespace["BaselinksError"]
     _encoding_parse = namespace["encoding_parse"]
     _WHITESPACE = namespace["ASCII_WHITESPACE"]
@@ -368,13 +385,28 @@ cdef class Records:
         cdef bint nofollow = self.nofollow or (
             u"nofollow" in <str>rel and u"nofollow" in (<str>rel).split()
         )
-        return _new(
+        return _made(
             _Link,
             (
                 url, written, base, source, tag, attr, line, self.name, text, rel, kind,
                 problems, nofollow, hreflang, self.origin,
             ),
         )
+
+
+cdef object _made(object cls, tuple values):
+    """tuple.__new__(cls, values) for the Link NamedTuple (a tuple's layout, checked by
+    bind_link), without the call through Python (2,000 instructions a link): what CPython's
+    tuple_subtype_new does, the class's tp_alloc and the items set (_cwalk's _record)."""
+    cdef Py_ssize_t place
+    cdef Py_ssize_t size = PyTuple_GET_SIZE(values)
+    cdef object made = <object>PyType_GenericAlloc(<PyTypeObject*>cls, size)
+    Py_DECREF(made)  # the allocation's own reference: `made` holds one
+    for place in range(size):
+        item = <object>PyTuple_GET_ITEM(values, place)
+        Py_INCREF(item)  # PyTuple_SET_ITEM takes the reference
+        PyTuple_SET_ITEM(made, place, item)
+    return made
 
 
 def link_raw(self, raw):

@@ -11,9 +11,9 @@ value of another type) makes :func:`lines` return None, and formats.py writes th
 tests/test_compiled_jsonl.py holds it to the Python writer on hypothesis-generated records.
 """
 
-from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from cpython.ref cimport PyObject
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF, PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport uint64_t
@@ -29,27 +29,44 @@ cdef extern from "Python.h":
     bint PyLong_CheckExact(object)
     bint PyTuple_CheckExact(object)
     long long PyLong_AsLongLongAndOverflow(object, int*) except? -1
+    int _PyBytes_Resize(PyObject** bytes, Py_ssize_t size) except -1
 
 
 cdef struct Buffer:
-    char* data
+    PyObject* owner  # the bytes object the lines are written into, grown in place
+    char* data  # its bytes
     Py_ssize_t size
     Py_ssize_t capacity
 
 
+cdef int _start(Buffer* buffer) except -1:
+    made = PyBytes_FromStringAndSize(NULL, buffer.capacity)
+    Py_INCREF(made)  # the buffer's own reference (``made``'s goes with it)
+    buffer.owner = <PyObject*>made
+    buffer.data = PyBytes_AS_STRING(<object>buffer.owner)
+    return 0
+
+
 cdef int _reserve(Buffer* buffer, Py_ssize_t more) except -1:
     cdef Py_ssize_t capacity = buffer.capacity
-    cdef char* grown
     if buffer.size + more <= capacity:
         return 0
     while capacity < buffer.size + more:
         capacity = capacity * 2 + 64
-    grown = <char*>PyMem_Realloc(buffer.data, capacity)
-    if grown is NULL:
-        raise MemoryError()
-    buffer.data = grown
+    _PyBytes_Resize(&buffer.owner, capacity)  # on failure: owner NULL, MemoryError raised
+    buffer.data = PyBytes_AS_STRING(<object>buffer.owner)
     buffer.capacity = capacity
     return 0
+
+
+cdef object _finish(Buffer* buffer):
+    """The bytes written, the buffer's object cut to them (in place: no copy); the buffer is
+    left empty."""
+    _PyBytes_Resize(&buffer.owner, buffer.size)
+    made = <object>buffer.owner  # a new reference
+    Py_DECREF(made)
+    buffer.owner = NULL
+    return made
 
 
 cdef inline void _bytes(Buffer* buffer, const char* data, Py_ssize_t size) noexcept:
@@ -261,12 +278,35 @@ def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, bint u
     the link's item ``own``, at that index less ``own``); ``prefixes``: what comes before each
     value (``{"url": ``, ``, "raw": ``...); ``end``: after the last (``}\\n``). ``utf8``:
     the lines as UTF-8 bytes (what a str of them would be encoded to), not a str."""
+    found = _lines(links, fields, prefixes, end, own, -1)
+    if found is None:
+        return None
+    data = found[0]
+    return data if utf8 else PyUnicode_DecodeUTF8(data, len(data), NULL)
+
+
+def within(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, Py_ssize_t budget):
+    """:func:`lines` as UTF-8 bytes, of the first of ``links`` whose lines stay within
+    ``budget`` bytes, and how many they are: ``(data, count)``; or None, as :func:`lines`."""
+    return _lines(links, fields, prefixes, end, own, budget)
+
+
+cdef tuple _lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, Py_ssize_t budget):
+    # One pass, into one bytes object grown in place. A value that is the same object as the
+    # one written in the same field of the record before (a document's name, its base, the
+    # origin's seven, a kind, an empty text: two thirds of a crawl's bytes) is not escaped
+    # again: its bytes are copied from where they were written. Each remembered value is
+    # held (a reference) until the next takes its place, so its address names it.
     cdef Buffer buffer
-    cdef Py_ssize_t count = len(fields), i, index
+    cdef Py_ssize_t count = len(fields), i, index, start, size, done = 0, record
     cdef Py_ssize_t* at
     cdef const char** before
     cdef Py_ssize_t* sizes
+    cdef Py_ssize_t* last_at
+    cdef Py_ssize_t* last_size
+    cdef PyObject** last
     cdef Py_ssize_t most = 0
+    cdef Py_ssize_t total = len(links)
     cdef const char* after = end
     cdef Py_ssize_t after_size = len(end)
     cdef object value, origin
@@ -277,19 +317,27 @@ def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, bint u
         if index < 0:
             raise ValueError("a field index below 0")
         most = max(most, index)
+    buffer.owner = NULL
     buffer.size = 0
-    buffer.capacity = 256 * len(links) + 64
-    buffer.data = <char*>PyMem_Malloc(buffer.capacity)
+    buffer.capacity = 256 * total + 64
     at = <Py_ssize_t*>PyMem_Malloc(count * sizeof(Py_ssize_t))
     sizes = <Py_ssize_t*>PyMem_Malloc(count * sizeof(Py_ssize_t))
     before = <const char**>PyMem_Malloc(count * sizeof(char*))
+    last_at = <Py_ssize_t*>PyMem_Malloc(count * sizeof(Py_ssize_t))
+    last_size = <Py_ssize_t*>PyMem_Malloc(count * sizeof(Py_ssize_t))
+    last = <PyObject**>PyMem_Malloc(count * sizeof(PyObject*))
     try:
-        if buffer.data is NULL or at is NULL or sizes is NULL or before is NULL:
+        if (
+            at is NULL or sizes is NULL or before is NULL or last_at is NULL
+            or last_size is NULL or last is NULL
+        ):
             raise MemoryError()
         for i in range(count):
             at[i] = fields[i]
             before[i] = <bytes>prefixes[i]  # held by the tuple for the call
             sizes[i] = len(<bytes>prefixes[i])
+            last[i] = NULL
+        _start(&buffer)
         for link in links:
             # a Link: a tuple whose item ``own`` is its Origin, a tuple too
             if not isinstance(link, tuple) or PyTuple_GET_SIZE(link) <= own:
@@ -299,6 +347,7 @@ def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, bint u
                 not isinstance(origin, tuple) or PyTuple_GET_SIZE(origin) <= most - own
             ):
                 return None
+            record = buffer.size
             for i in range(count):
                 index = at[i]
                 if index < own:
@@ -307,15 +356,43 @@ def lines(links, tuple fields, tuple prefixes, bytes end, Py_ssize_t own, bint u
                     value = <object>PyTuple_GET_ITEM(origin, index - own)
                 _reserve(&buffer, sizes[i])
                 _bytes(&buffer, before[i], sizes[i])
+                if <PyObject*>value is last[i]:
+                    size = last_size[i]
+                    _reserve(&buffer, size)
+                    memcpy(buffer.data + buffer.size, buffer.data + last_at[i], size)
+                    buffer.size += size
+                    continue
+                start = buffer.size
                 if _value(&buffer, value):
                     return None
+                Py_XDECREF(last[i])
+                Py_INCREF(value)
+                last[i] = <PyObject*>value
+                last_at[i] = start
+                last_size[i] = buffer.size - start
             _reserve(&buffer, after_size)
             _bytes(&buffer, after, after_size)
-        if utf8:
-            return PyBytes_FromStringAndSize(buffer.data, buffer.size)
-        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+            if budget >= 0 and buffer.size > budget:
+                buffer.size = record  # this record would pass the budget: the lines end before it
+                break
+            done += 1
+            if done == 1 and total > 1:
+                # room for the rest at the first record's size (a document's records differ
+                # little: most of their bytes are its own), so that the buffer seldom moves;
+                # never more than the budget holds
+                size = (total - 1) * (buffer.size + buffer.size // 4)
+                if budget >= 0:
+                    size = min(size, budget + 1 - buffer.size)
+                _reserve(&buffer, size)
+        return (_finish(&buffer), done)
     finally:
-        PyMem_Free(buffer.data)
+        Py_XDECREF(buffer.owner)
+        if last is not NULL:
+            for i in range(count):
+                Py_XDECREF(last[i])
         PyMem_Free(at)
         PyMem_Free(sizes)
         PyMem_Free(before)
+        PyMem_Free(last_at)
+        PyMem_Free(last_size)
+        PyMem_Free(last)

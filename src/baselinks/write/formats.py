@@ -73,9 +73,7 @@ def utf8_render(
     if name != "jsonl" or not jsonl.compiled():
         return render
     chosen = FIELDS if fields is None else check_fields(fields)
-    indexes = tuple(map(CHOOSABLE.index, chosen))
-    lines = functools.partial(jsonl.utf8_lines, chosen, indexes, jsonl.key_prefixes(chosen))
-    return _computing(chosen, lines)
+    return _computing(chosen, jsonl.UTF8Lines(chosen, tuple(map(CHOOSABLE.index, chosen))))
 
 
 def _computing(
@@ -430,7 +428,13 @@ def rendered_within(
 ) -> tuple[_R, int]:
     """``render(links)``, and how many of ``links`` it holds: all, unless the text (or bytes)
     would pass ``budget``, then the first ones whose text stays within it. A render that makes
-    no text (the links themselves, for iter_links or Parquet) is not measured."""
+    no text (the links themselves, for iter_links or Parquet) is not measured. A render with a
+    ``within(links, budget)`` (jsonl.UTF8Lines) measures itself as it writes: one pass."""
+    within = getattr(render, "within", None)
+    if within is not None:
+        found = within(links, budget)
+        if found is not None:
+            return cast(tuple[_R, int], found)
     first = render(links[:_FIRST_SLICE])
     if len(links) <= _FIRST_SLICE:
         if isinstance(first, str | bytes) and len(first) > budget:

@@ -24,7 +24,7 @@ from typing import Any
 from ..compiled import load as load_compiled
 from ..resolve.link import CHOOSABLE, FIELDS, ORIGIN_AT, ORIGIN_FIELDS, OWN_FIELDS, Link
 
-__all__ = ["chosen_lines", "compiled", "key_prefixes", "lines", "utf8_lines"]
+__all__ = ["UTF8Lines", "chosen_lines", "compiled", "key_prefixes", "lines", "utf8_lines"]
 
 
 # The fallback encoder (the standard library's), and the reference the fast one is tested
@@ -224,6 +224,30 @@ def utf8_lines(
     links to Python, the str (written as text: the same bytes)."""
     encoded: bytes | None = _compiled_jsonl(links, indexes, prefixes, utf8=True)
     return _python_jsonl_fields(fields, links) if encoded is None else encoded
+
+
+class UTF8Lines:
+    """:func:`utf8_lines` of the chosen fields, as a render of write/formats.py: called with a
+    document's links; :meth:`within` too (formats.rendered_within), which the compiled writer
+    answers in one pass, stopping at the record that would pass the budget. Picklable (a
+    worker renders)."""
+
+    def __init__(self, fields: tuple[str, ...], indexes: tuple[int, ...]) -> None:
+        self.fields, self.indexes = fields, indexes
+        self.prefixes = key_prefixes(fields)
+
+    def __call__(self, links: Sequence[Link]) -> bytes | str:
+        return utf8_lines(self.fields, self.indexes, self.prefixes, links)
+
+    def within(self, links: Sequence[Link], budget: int) -> tuple[bytes, int] | None:
+        """The UTF-8 lines of the first of ``links`` that stay within ``budget`` bytes, and
+        how many; None where the compiled writer leaves them to Python."""
+        if _cjsonl is None:
+            return None
+        found: tuple[bytes, int] | None = _cjsonl.within(
+            links, self.indexes, self.prefixes, b"}\n", ORIGIN_AT, budget
+        )
+        return found
 
 
 def compiled() -> bool:
