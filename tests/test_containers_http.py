@@ -164,7 +164,11 @@ def test_http_content_location_is_not_a_base() -> None:
         b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
         b"Content-Location: http://elsewhere.example/x/\r\n\r\n<a href=y>"
     )
-    assert extract_links(response, url="http://example.com/d/p")[0].url == "http://example.com/d/y"
+    links = extract_links(response, url="http://example.com/d/p")
+    assert [(link.url, link.attr, link.kind) for link in links] == [
+        ("http://elsewhere.example/x/", "content-location", "other"),  # a link (cc-pyspark's too)
+        ("http://example.com/d/y", "href", "link"),  # resolved against the retrieval URL
+    ]
 
 
 def test_location_is_a_link_only_on_a_redirect() -> None:

@@ -26,11 +26,11 @@ def test_one_bad_file_never_stops_the_batch(
     (tmp_path / "page_files" / "app.js").write_bytes(b"var x = '<a href=no>';")
     assert main(["extract", str(tmp_path), "--format", "text"]) == 1
     captured = capsys.readouterr()
-    assert len(captured.out.splitlines()) == 4 + 7
+    assert len(captured.out.splitlines()) == 5 + 7
     # the truncated WARC lost its end: a failure; the MHTML without its closing boundary
     # was read to its end: a warning
     assert captured.err.splitlines()[-1] == (
-        "baselinks: 5 files, 5 documents, 11 links; skipped 4 (2 not a document, "
+        "baselinks: 5 files, 5 documents, 12 links; skipped 4 (2 not a document, "
         "1 warcinfo record, 1 request record); 1 warning; 1 failed"
     )
 

@@ -67,7 +67,7 @@ def test_a_truncated_warc_gz_on_the_command_line(capsys: pytest.CaptureFixture[s
         "record cut short inside its header, before Content-Length (file truncated?)"
     )
     assert errors[1].endswith(
-        "1 document, 4 links; skipped 2 (1 warcinfo record, 1 request record); 1 failed"
+        "1 document, 5 links; skipped 2 (1 warcinfo record, 1 request record); 1 failed"
     )
 
 
@@ -77,7 +77,7 @@ def test_library_raises_after_the_last_readable_link() -> None:
     with pytest.raises(InputError) as caught:
         for link in iter_links(path):
             seen.append(link.url)
-    assert len(seen) == 4
+    assert len(seen) == 5
     assert caught.value.offset == 847
     with pytest.raises(InputError) as caught:
         extract_links(path)
@@ -92,7 +92,7 @@ def test_a_warc_on_stdin_is_streamed(
 
     monkeypatch.setattr("sys.stdin", Stdin)
     assert main(["extract", "--format", "text", "-q"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == 9
+    assert len(capsys.readouterr().out.splitlines()) == 10
 
 
 # --- issue 29: header blocks within limits; empty lines read in bulk -------------------------

@@ -46,7 +46,7 @@ def test_damage_and_a_missing_file_are_named_errors(tmp_path: Path) -> None:
     truncated = FIXTURES / "containers" / "crawl-truncated.warc.gz"
     rows = list(iter_warc_links(truncated, on_error=errors.append, summary=summary))
     rows += iter_warc_links(tmp_path / "missing.warc.gz", on_error=errors.append, summary=summary)
-    assert len(rows) == 4
+    assert len(rows) == 5
     assert [str(error) for error in errors] == [
         f"{truncated}#http://ex: offset 847: record cut short inside its header, before "
         "Content-Length (file truncated?)",
@@ -92,7 +92,7 @@ def test_a_remote_path_through_the_real_fsspec() -> None:
     try:
         rows = list(iter_warc_links(remote))
         local = list(iter_warc_links(CRAWL))
-        assert len(rows) == len(local) == 9
+        assert len(rows) == len(local) == 10
         named = (ROW_FIELDS.index("document"), ROW_FIELDS.index("file"))  # the path read
         assert [row[:-1] for row in rows] == [
             tuple(

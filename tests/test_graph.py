@@ -85,10 +85,11 @@ def test_graph_of_a_warc_equals_an_independent_build(level: str, tmp_path: Path)
 
 def test_the_host_graph_of_the_crawl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["graph", str(CRAWL), "-o", str(tmp_path)]) == 0
-    assert (tmp_path / "vertices.tsv").read_text() == "0\tcom.example\n"
-    assert (tmp_path / "edges.tsv").read_text() == ""
+    # one edge: the Content-Location header's, to another host
+    assert (tmp_path / "vertices.tsv").read_text() == "0\tcom.example\n1\texample.ignored\n"
+    assert (tmp_path / "edges.tsv").read_text() == "0\t1\n"
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "baselinks: host graph: 1 vertex, 0 edges; dropped 9 links (1 no-source, 8 self-loop); "
+        "baselinks: host graph: 2 vertices, 1 edge; dropped 9 links (1 no-source, 8 self-loop); "
         "dropped 1 document (1 no-host)"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["edges.tsv", "vertices.tsv"]  # no more

@@ -292,9 +292,9 @@ def test_the_ranks_file_as_process_webgraph_writes_it(tmp_path: Path) -> None:
 
 
 def test_the_host_graph_takes_what_common_crawls_takes(tmp_path: Path) -> None:
-    """Links, a redirect's Location, a Link header, a robots.txt's Sitemap: line: each an edge,
-    as cc-pyspark's ExtractHostLinksJob takes them (process_redirect, extract_http_header_links,
-    process_robotstxt)."""
+    """Links, a redirect's Location, a Link or Content-Location header, a robots.txt's Sitemap:
+    line: each an edge, as cc-pyspark's ExtractHostLinksJob takes them (process_redirect,
+    extract_http_header_links, process_robotstxt)."""
     import io
 
     from warcio.statusandheaders import StatusAndHeaders
@@ -310,6 +310,9 @@ def test_the_host_graph_takes_what_common_crawls_takes(tmp_path: Path) -> None:
         ("http://c.example.com/", "200 OK",
          [("Content-Type", "text/html"), ("Link", "<https://cdn.example.org/x.css>; rel=preload")],
          b'<a href="http://d.example.com/">d</a>'),
+        ("http://e.example.com/", "200 OK",
+         [("Content-Type", "text/html"), ("Content-Location", "https://f.example.org/e.en")],
+         b"<p>no link</p>"),
     ]:  # fmt: skip
         http = StatusAndHeaders(status, headers, "HTTP/1.1")
         record = writer.create_warc_record(
@@ -327,4 +330,5 @@ def test_the_host_graph_takes_what_common_crawls_takes(tmp_path: Path) -> None:
         ("com.example.a", "org.example.sitemaps"),  # robots.txt's Sitemap:
         ("com.example.c", "com.example.d"),  # a link
         ("com.example.c", "org.example.cdn"),  # the Link header
+        ("com.example.e", "org.example.f"),  # the Content-Location header
     ]

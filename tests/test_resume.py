@@ -267,3 +267,25 @@ def test_a_run_killed_at_random_points_goes_on_to_the_same_bytes(
         assert out.read_bytes() == expected
         assert not journal.exists()
     assert killed >= 4
+
+
+def test_a_revisits_original_in_an_input_done_is_found_going_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """round2's revisits name originals in round1: a run cut after round1 goes on with the
+    revisits' index of all the inputs (it looked only at those left: each revisit unresolved)."""
+    dedup = FIXTURES / "containers" / "dedup"
+    inputs = [str(dedup / "round1.warc.gz"), str(dedup / "round2.warc.gz")]
+    whole, first, out = tmp_path / "whole.tsv", tmp_path / "first.tsv", tmp_path / "links.tsv"
+    assert main(["extract", *inputs, "--format", "tsv", "-q", "-o", str(whole)]) == 0
+    assert main(["extract", inputs[0], "--format", "tsv", "-q", "-o", str(first)]) == 0
+    cut = _interrupt(first.stat().st_size, KeyboardInterrupt())  # round1 written, no more
+    monkeypatch.setattr(output_module._Whole, "write", cut)
+    assert main(["extract", *inputs, "--format", "tsv", "-o", str(out), "--resume"]) == 130
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(["extract", *inputs, "--format", "tsv", "-o", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "going on after input 1 " in err and "without" not in err
+    assert err.splitlines()[-1].startswith("baselinks: 2 files, 8 documents, 16 links; 0 failed")
+    assert out.read_bytes() == whole.read_bytes()

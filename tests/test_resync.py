@@ -64,7 +64,8 @@ def test_a_record_split_over_gzip_members_between_intact_records() -> None:
     data = GZ[: MEMBERS[3]] + WRONG_CHUNKS + GZ[MEMBERS[3] :]
     links, errors, summary = _read(data)
     split = ("f#http://example.com/", "http://www.iana.org/domains/example")
-    assert links == [*INTACT[:4], split, *INTACT[4:]]
+    # the first three records' links (the response's five) before it, the rest after it
+    assert links == [*INTACT[:5], split, *INTACT[5:]]
     assert summary.documents == INTACT_SUMMARY.documents + 1
     assert [(e.name, e.offset, e.message) for e in errors] == [
         (

@@ -97,7 +97,7 @@ def test_a_revisit_whose_original_is_absent_is_counted_and_named(
     err = capsys.readouterr().err
     assert "skipped 3 (3 revisit record)" in err
     assert (
-        "3 revisits without its original in the inputs ("
+        "3 revisits without their originals in the inputs ("
         f"{DEDUP / 'round2.warc.gz'}#http://a.example/"
     ) in err
     summary = baselinks.Summary()

@@ -48,8 +48,8 @@ def test_stdin_in_pieces_through_the_command_line(
         monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": pipe})())
         assert main(["extract", "--format", "text"]) == 0
     out, err = capsys.readouterr()
-    assert "5 documents, 9 links" in err
-    assert len(out.splitlines()) == 9
+    assert "5 documents, 10 links" in err
+    assert len(out.splitlines()) == 10
 
 
 REPLACEMENT_LABELS = ["csiso2022kr", "hz-gb-2312", "iso-2022-cn", "iso-2022-cn-ext", "iso-2022-kr"]

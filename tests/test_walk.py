@@ -408,7 +408,9 @@ HEADERS = [
         [("/s.css", "link", "resource", "stylesheet"), ("/n", "link", "link", "next")],
     ),
     (200, [("REFRESH", "5; url=/r")], [("/r", "refresh", "refresh", "")]),
-    (200, [("Content-Location", "/c")], []),  # a base (base.py), not a link
+    # the representation's URL, on any status (cc-pyspark's host graph counts it); not a base
+    (200, [("Content-Location", "/c")], [("/c", "content-location", "other", "")]),
+    (404, [("content-location", "x.en.html")], [("x.en.html", "content-location", "other", "")]),
 ]
 
 

@@ -28,7 +28,7 @@ from warcio.archiveiterator import ArchiveIterator
 from baselinks.cli import main
 from baselinks.errors import InputError
 from baselinks.wat import WatOptions, write_wat
-from baselinks.wat.keys import ADDITIONS, KEYS, LINK_SOURCES, paths_of
+from baselinks.wat.keys import ADDITIONS, ADDITIONS_KEY, KEYS, LINK_SOURCES, paths_of
 from baselinks.wat.record import WatDate
 from conftest import FIXTURES, warc
 
@@ -422,6 +422,43 @@ def test_data_urls_are_cut_as_common_crawl_cuts_them() -> None:
     html = _records(data)[1][1]["Envelope"]["Payload-Metadata"]["HTTP-Response-Metadata"]
     urls = [entry["url"] for entry in html["HTML-Metadata"]["Links"]]
     assert urls == ["data:text/plain;base64,", "data:" + "x" * 123]
+
+
+def test_a_document_read_as_it_comes_is_in_its_records_additions() -> None:
+    """A sitemap and a robots.txt (documents read as they come, their links handed on in
+    pieces) give their links to their record's additions, as a page's unplaced links; and a
+    Content-Location header its link (cc-pyspark's host graph counts it)."""
+    sitemap = (
+        b"<urlset xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'>"
+        + b"".join(
+            b"<url><loc>p%d.html</loc></url>" % n
+            for n in range(5000)  # more than one piece
+        )
+        + b"</urlset>"
+    )
+    robots = b"User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n"
+    data, errors = _wat_of(
+        warc(
+            [
+                ("http://h.example/sitemap.xml", "application/xml", sitemap),
+                ("http://h.example/robots.txt", "text/plain", robots),
+            ]
+        ),
+        additions=True,
+    )
+    assert errors == []
+    added = [
+        body["Envelope"]["Payload-Metadata"][ADDITIONS_KEY]["Links"]
+        for _, body in _records(data)[1:]
+    ]
+    assert [link["url"] for link in added[0]] == [
+        f"http://h.example/p{n}.html" for n in range(5000)
+    ]
+    assert [link["url"] for link in added[1]] == ["http://h.example/sitemap.xml"]
+    page = warc([("http://h.example/", "text/html", b"<p>")], ("Content-Location", "/en/"))
+    data, errors = _wat_of(page, additions=True)
+    added = _records(data)[1][1]["Envelope"]["Payload-Metadata"][ADDITIONS_KEY]["Links"]
+    assert [link["url"] for link in added] == ["http://h.example/en/"]
 
 
 def test_a_damaged_file_is_said_and_the_records_around_it_written(

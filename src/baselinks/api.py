@@ -232,6 +232,7 @@ def iter_rendered(
     parser: str | None = None,
     on_warning: Callable[[InputWarning], None] | None = None,
     ended: Callable[[Ended], None] | None = None,
+    revisits: bool | RevisitIndex = True,
 ) -> Generator[T, None, None]:
     """Many inputs ``(source, name, strict)`` as text, one document at a time (the CLI's path);
     a fourth item is the input's URL in a mirrored site (base/mirror.py: ``mirrored_url``).
@@ -242,13 +243,15 @@ def iter_rendered(
     here). An input that cannot be read goes to ``unreadable`` and the batch goes on;
     ``unused`` is told of an input for which ``url`` is not used (an archive's records carry
     their own); ``on_warning`` of each oddity repaired (else ``on_error`` is); ``ended`` of
-    each input done, its text all handed over (``--resume``'s journal: run/resume.py).
+    each input done, its text all handed over (``--resume``'s journal: run/resume.py);
+    ``revisits``: as for :func:`iter_links` (a run going on after the inputs done: the index
+    of all of them).
     """
     scope = unique_scope(unique)
     keep = keep_only(schemes, same_host, external)
     if url is not None:
         retrieval_url(url)
-    options = Options(url, (), charset)
+    options = Options(url, (), charset, revisits)
     given = (Input(*one) for one in inputs)
     count = counter(summary, scope)
     jobs = resolve_workers(workers)

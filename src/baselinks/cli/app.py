@@ -104,7 +104,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from ..api import iter_rendered
     from ..run.batch import Summary
     from ..write.stats import Stats
-    from . import extractoptions
+    from . import extractoptions, resuming
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
@@ -126,7 +126,10 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             args.paths, tell.unlisted, args.root_url, tell.note if not args.quiet else _silent
         )
     )
+    revisits: Any = True  # (the run looks through its inputs for revisits' originals)
     if resumed is not None:  # the inputs done skipped (checked unchanged), the counts theirs
+        if resumed.going_on:  # a revisit's original may be in an input done: all looked at
+            inputs, revisits = resuming.all_looked_at(inputs)
         inputs = resumed.going_on_after(inputs, summary, _silent if args.quiet else tell.note)
     texts = None
     try:
@@ -153,6 +156,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             parser=args.parser,
             on_warning=tell.warned,
             ended=None if resumed is None else resumed.ended(summary),
+            revisits=revisits,
         )
         if resumed is None or not resumed.going_on:  # (an interrupted run wrote it)
             out.write(header)

@@ -33,7 +33,7 @@ __all__ = ["Resumed", "add_resume", "open_resumed"]
 # with others (-j 2 after -j 1). The rest is the command a journal is of.
 _VOLATILE = frozenset({"jobs", "quiet", "resume", "subparsers", "generate", "output"})
 # The summary's counts a journal keeps (Summary's fields but stats, which --resume refuses).
-_COUNTS = ("files", "documents", "links", "failed", "no_base", "warnings", "read")
+_COUNTS = ("files", "documents", "links", "failed", "no_base", "warnings", "read", "unresolved")
 
 
 def add_resume(ext: argparse.ArgumentParser) -> None:
@@ -94,6 +94,7 @@ class Resumed:
         for name in _COUNTS:
             setattr(summary, name, int(counts.get(name, 0)))
         summary.skipped = Counter({str(k): int(v) for k, v in counts.get("skipped", {}).items()})
+        summary.unresolved_names = [str(name) for name in counts.get("unresolved_names", [])]
 
     def note(self) -> str | None:
         """What the run says as it goes on (None when it starts from the first input)."""
@@ -129,6 +130,7 @@ class Resumed:
         def mark(event: Ended) -> None:
             counts: dict[str, Any] = {name: getattr(summary, name) for name in _COUNTS}
             counts["skipped"] = dict(summary.skipped)
+            counts["unresolved_names"] = list(summary.unresolved_names)
             self.journal.ended(event, self.output.offset, counts)
 
         return mark
@@ -164,3 +166,16 @@ def open_resumed(args: argparse.Namespace) -> Resumed:
     journal = Journal.load(journal_name(args.output), command(args))
     journal.keep_within(partial_length(args.output))
     return Resumed(journal, open_resumable(args.output, journal.offset))
+
+
+def all_looked_at(
+    inputs: Iterable[tuple[Any, str, bool, str | None]],
+) -> tuple[Iterator[tuple[Any, str, bool, str | None]], Any]:
+    """The inputs, and the index of the revisits' originals in all of them: a run going on
+    after the inputs done finds a revisit's original in one of those as the whole run did."""
+    from ..run.inputs import label
+    from ..run.revisits import index_revisits
+
+    listed = list(inputs)
+    index = index_revisits((source, label(source, name)) for source, name, _, _ in listed)
+    return iter(listed), index

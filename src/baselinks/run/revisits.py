@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CANDIDATES_KEPT",
+    "OFF",
     "UNRESOLVED",
     "UNRESOLVED_NAMED",
     "Original",
@@ -62,6 +63,7 @@ __all__ = [
     "wanted",
     "with_originals",
     "with_revisits",
+    "without",
 ]
 
 # The reason a revisit whose original is not found is skipped for (grouped as "revisit record").
@@ -375,5 +377,9 @@ def unresolved_text(count: int, names: list[str]) -> str:
     shown = ", ".join(names)
     if count > len(names):
         shown += f" and {count - len(names):,} more"
-    revisits = "revisit" if count == 1 else "revisits"
-    return f"{count:,} {revisits} without its original in the inputs ({shown})"
+    return f"{count:,} {without(count)} in the inputs ({shown})"
+
+
+def without(count: int) -> str:
+    """``revisit without its original``, ``revisits without their originals``."""
+    return "revisit without its original" if count == 1 else "revisits without their originals"

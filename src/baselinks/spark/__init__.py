@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
+try:
     from baselinks.spark.driver import COUNTERS_FILE, main
     from baselinks.spark.graph import build_graph
     from baselinks.spark.links import SCHEMA, Counters, Filters, extract_links, to_pandas
+except ImportError:  # no pyspark: each name says so when it is asked for (__getattr__, below)
+    pass
 
 __all__ = [
     "COUNTERS_FILE",
@@ -46,10 +48,10 @@ __all__ = [
     "to_pandas",
 ]
 
-# Each public name, and the module it is loaded from on first use (PEP 562): without pyspark,
-# ``import baselinks.spark`` works (so that ``python -m baselinks.spark`` can say in one line
-# what is missing, issue 36: it ended in a traceback), and a name asked for raises the
-# ImportError that names the extra.
+# Each public name, and the module it comes from. Without pyspark the package still imports
+# (so that ``python -m baselinks.spark`` can say in one line what is missing, issue 36: it
+# ended in a traceback), and a name asked for raises the ImportError that names the extra
+# (PEP 562's __getattr__, asked only for a name the imports above did not define).
 _FROM = {
     "COUNTERS_FILE": "driver",
     "main": "driver",

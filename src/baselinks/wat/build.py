@@ -41,7 +41,7 @@ from ..load.document import Document
 from ..pipeline import part_links
 from ..resolve.link import Link
 from ..run.inputs import display_name, open_input
-from ..run.revisits import UNRESOLVED, RevisitIndex, index_revisits, revisited
+from ..run.revisits import UNRESOLVED, RevisitIndex, index_revisits, revisited, without
 from ..run.workers import Recovery, ordered_map
 from ..url.resolve import MODES
 from .envelope import JSON, container, envelope
@@ -92,8 +92,7 @@ class WatSummary:
             f"{counted(self.documents, 'document')}, {counted(self.links, 'link')} ({more})"
         )
         if self.unresolved:
-            revisits = "revisit" if self.unresolved == 1 else "revisits"
-            text += f"; {self.unresolved:,} {revisits} without its original in the inputs"
+            text += f"; {self.unresolved:,} {without(self.unresolved)} in the inputs"
         return text + f"; {self.failed:,} failed"
 
 
