@@ -104,7 +104,7 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
     from ..api import iter_rendered
     from ..run.batch import Summary
     from ..write.stats import Stats
-    from . import extractoptions, resuming
+    from . import extractoptions
 
     terminal = "table" if args.fields is None else "tsv"  # a table's columns are fixed
     name = args.format or (terminal if out.isatty() else "jsonl")
@@ -126,11 +126,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             args.paths, tell.unlisted, args.root_url, tell.note if not args.quiet else _silent
         )
     )
-    revisits: Any = True  # (the run looks through its inputs for revisits' originals)
+    revisits: Any = True  # (going on: the revisits' index of all the inputs, those done too)
     if resumed is not None:  # the inputs done skipped (checked unchanged), the counts theirs
-        if resumed.going_on:  # a revisit's original may be in an input done: all looked at
-            inputs, revisits = resuming.all_looked_at(inputs)
-        inputs = resumed.going_on_after(inputs, summary, _silent if args.quiet else tell.note)
+        inputs, revisits = resumed.going_on_after(inputs, summary, tell.note, args.quiet)
     texts = None
     try:
         # One stream for the whole batch (one CSV header); a failed input is named, the rest go on.

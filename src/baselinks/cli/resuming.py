@@ -112,16 +112,21 @@ class Resumed:
         inputs: Iterable[tuple[Any, str, bool, str | None]],
         summary: Summary,
         note: Callable[[str], None],
-    ) -> Iterator[tuple[Any, str, bool, str | None]]:
+        quiet: bool = False,
+    ) -> tuple[Iterator[tuple[Any, str, bool, str | None]], Any]:
         """The command line's inputs (source, name, named, URL) after those done, each of
         those checked unchanged; ``summary`` given their counts, and the run's going on
-        said (``note``)."""
+        said (``note``, unless ``quiet``). And the revisits' originals to look in: when the
+        run goes on, the index of all the inputs (a revisit's may be in an input done)."""
+        revisits: Any = True
+        if self.going_on:
+            inputs, revisits = all_looked_at(inputs)
         rest = self.journal.after(inputs, lambda given: given[1], lambda given: given[0])
         self.restore(summary)
         said = self.note()
-        if said is not None:
+        if said is not None and not quiet:
             note(said)
-        return rest
+        return rest, revisits
 
     def ended(self, summary: Summary) -> Callable[[Ended], None]:
         """What is told of each input done: it is marked, with the output's length and the
