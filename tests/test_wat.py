@@ -600,3 +600,18 @@ def test_an_uncompressed_file_cut_anywhere_keeps_the_records_before_the_cut(name
         assert {o for o in whole if o + ends.get(o, 0) <= at} <= offsets, at
         if at and not {o for o in whole if o < at} <= offsets | {o for o in whole if o >= at}:
             assert errors
+
+
+def test_bytes_after_a_record_in_its_member_are_said_as_such() -> None:
+    """Damage inside a gzip member after its record: said of those bytes (it once read "no
+    WARC or ARC record starts here (first line 'WARC/1.0')", of the member's intact start), and
+    the record after the member written."""
+    first = warc([("http://h.example/a", "text/html", b"<a href=x>")], gzip=False)
+    last = warc([("http://h.example/b", "text/html", b"<a href=y>")], gzip=False)
+    members = gzip.compress(first + b"\x00garbage\r\n\r\n") + gzip.compress(last)
+    data, errors = _wat_of(members)
+    assert [e.message.split(";")[0] for e in errors] == [
+        "the bytes after a record in its gzip member start no record (damaged data?)"
+    ]
+    targets = [headers.get_header("WARC-Target-URI") for headers, _ in _records(data)]
+    assert "http://h.example/b" in targets

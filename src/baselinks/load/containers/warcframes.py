@@ -345,7 +345,12 @@ def _records(source: _Source, offset: int, member: Member | None) -> Iterator[Fr
         return
     yield record
     while member is not None:
-        record = _record(source, None)
+        try:
+            record = _record(source, None)
+        except ValueError:  # (said of the member's start, "no record starts here" would mislead)
+            raise ValueError(
+                "the bytes after a record in its gzip member start no record (damaged data?)"
+            ) from None
         if record is None:
             return
         yield record
