@@ -133,3 +133,22 @@ def test_one_look_or_two_the_same_originals(monkeypatch: pytest.MonkeyPatch) -> 
     twice = revisits.index_revisits(inputs)
     assert once == twice
     assert len(once.originals) == 6 and None not in once.originals.values()
+
+
+def test_no_revisits_reads_each_input_once_and_skips_them(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--no-revisits: the inputs are not looked through first (a crawl whose originals are in
+    an earlier crawl: the look finds none), each revisit skipped as a revisit record."""
+
+    def looked(*_: Any, **__: Any) -> None:
+        raise AssertionError("the inputs were looked through for originals")
+
+    monkeypatch.setattr(revisits, "index_revisits", looked)
+    argv = ["extract", *map(str, WITH_REVISITS), "--format", "tsv", "-o", "/dev/null"]
+    assert main([*argv, "--no-revisits"]) == 0
+    line = capsys.readouterr().err.splitlines()[-1]
+    assert "revisit record)" in line or "revisit record," in line
+    assert "without" not in line
+    with pytest.raises(AssertionError, match="looked through"):
+        main(argv)  # (without it, the look)

@@ -126,9 +126,9 @@ def _extract(args: argparse.Namespace, out: TextIO) -> int:
             args.paths, tell.unlisted, args.root_url, tell.note if not args.quiet else _silent
         )
     )
-    revisits: Any = True  # (going on: the revisits' index of all the inputs, those done too)
+    revisits: Any = not args.no_revisits  # (going on: the index of all the inputs, done too)
     if resumed is not None:  # the inputs done skipped (checked unchanged), the counts theirs
-        inputs, revisits = resumed.going_on_after(inputs, summary, tell.note, args.quiet)
+        inputs, revisits = resumed.going_on_after(inputs, summary, tell.note, args.quiet, revisits)
     texts = None
     try:
         # One stream for the whole batch (one CSV header); a failed input is named, the rest go on.

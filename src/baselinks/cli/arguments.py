@@ -38,9 +38,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
 
 def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    # The pipeline (lxml among it) is loaded here, while parsing, before an output file exists:
-    # a SIGINT that lands in lxml's import is lost (its module init swallows the
-    # KeyboardInterrupt raised there), and Ctrl-C then did nothing (test_hostile.py, ctrl_c).
+    # The pipeline (lxml among it) loaded here, before an output file exists: a SIGINT in lxml's
+    # import is lost (its init swallows the KeyboardInterrupt), Ctrl-C did nothing (test_hostile)
     from .. import api  # noqa: F401
     from ..run.options import add_filters
     from ..url.resolve import MODES
@@ -105,6 +104,7 @@ def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="no progress bar, no summary line, no note on --url on stderr (errors only)",
     )
     extractoptions.add_stats(ext)
+    extractoptions.add_revisits(ext)
     ext.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
     )

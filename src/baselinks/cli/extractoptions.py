@@ -65,6 +65,15 @@ def _root_url(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def add_revisits(ext: argparse.ArgumentParser) -> None:
+    ext.add_argument(
+        "--no-revisits",
+        action="store_true",
+        help="skip WARC revisit records instead of reading their originals' links (the inputs "
+        "are then read once, not looked through first: a crawl whose originals are elsewhere)",
+    )
+
+
 def add_stats(ext: argparse.ArgumentParser) -> None:
     # "--stats=json" is an option string of its own, as "--unique=run" is (cli._add_filters),
     # so that "--stats PATH" still reads PATH as a path

@@ -113,13 +113,13 @@ class Resumed:
         summary: Summary,
         note: Callable[[str], None],
         quiet: bool = False,
+        revisits: Any = True,
     ) -> tuple[Iterator[tuple[Any, str, bool, str | None]], Any]:
         """The command line's inputs (source, name, named, URL) after those done, each of
         those checked unchanged; ``summary`` given their counts, and the run's going on
         said (``note``, unless ``quiet``). And the revisits' originals to look in: when the
         run goes on, the index of all the inputs (a revisit's may be in an input done)."""
-        revisits: Any = True
-        if self.going_on:
+        if revisits is True and self.going_on:
             inputs, revisits = all_looked_at(inputs)
         rest = self.journal.after(inputs, lambda given: given[1], lambda given: given[0])
         self.restore(summary)
