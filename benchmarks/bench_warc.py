@@ -13,6 +13,7 @@ run is a fresh process, timed by the CPU it and its children used (user + system
     cli-j1               baselinks extract crawl.warc.gz -j 1, JSON Lines to /dev/null
                          (every field of every link, as a crawl pipeline keeps them)
     cli-j1-pairs         the same with --fields document,url (what the peer writes)
+    cli-j1-no-revisits   cli-j1 with --no-revisits (the inputs not looked through first)
     cli-j1-parquet       cli-j1 as --format parquet, to a file (the parquet extra)
     cli-j1-lxml          cli-j1 with --parser lxml
     cli-j1-pure          cli-j1 with BASELINKS_PURE=1
@@ -114,6 +115,7 @@ def runs(
     return {
         "cli-j1": ([[*cli, "-j", "1", str(whole)]], env),
         "cli-j1-pairs": ([[*cli, "-j", "1", "--fields", "document,url", str(whole)]], env),
+        "cli-j1-no-revisits": ([[*cli, "-j", "1", "--no-revisits", str(whole)]], env),
         "cli-j1-parquet": ([[*parquet, "-j", "1", str(whole)]], env),
         "cli-j1-lxml": ([[*cli, "-j", "1", "--parser", "lxml", str(whole)]], env),
         "cli-j1-pure": ([[*cli, "-j", "1", str(whole)]], pure),

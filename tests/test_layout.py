@@ -95,7 +95,7 @@ ALLOWED_THIRD_PARTY: dict[str, set[str]] = {
     "load.containers.ziplocal": set(),  # zipfile's ZipInfo: members by their local headers
     "load.containers.warcrecord": set(),  # one record → its entries: read by attribute
     # each record with the facts stored around it (gzip member, digests), for a WAT: zlib
-    "load.containers.warcframes": set(),
+    "load.containers.warcframes": {"zlib_ng"},  # as warcfast.py: its inflater where installed
     "load.containers.gzipmember": set(),  # a gzip member's header and footer (RFC 1952)
     # a crawl's records by what names them, and one read again by its offset (revisits)
     "load.containers.originals": set(),

@@ -34,6 +34,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator
 from functools import partial
+from types import ModuleType
 from typing import BinaryIO
 
 from ...errors import InputError
@@ -52,6 +53,19 @@ _EMPTY_FIRST = re.compile(rb"\r*+\n")
 # and counted as it passes, never held.
 HEAD_BYTES = 64 << 10
 _CHUNK = 1 << 16
+
+
+def _engine() -> ModuleType:
+    """zlib-ng's inflater where installed (zlib's interface, some 0.6 of its instructions:
+    docs/benchmarks.md), as warcfast.py's; the standard library's zlib without it."""
+    try:
+        from zlib_ng import zlib_ng
+    except ImportError:
+        return zlib
+    return zlib_ng
+
+
+_ZLIB = _engine()
 
 
 class _Headers:
@@ -76,7 +90,7 @@ class _Source:
     def __init__(self, window: Window, gzipped: bool, digests: bool = True) -> None:
         self.window = window
         self.digests = digests  # blocks hashed as they are read (else only counted)
-        self.inflater = zlib.decompressobj(-zlib.MAX_WBITS) if gzipped else None
+        self.inflater = _ZLIB.decompressobj(-zlib.MAX_WBITS) if gzipped else None
         self.pending = b""  # bytes ready, not yet handed on
         self.taken = 0  # bytes handed on
         self.consumed = 0  # compressed bytes fed to the inflater
@@ -153,7 +167,10 @@ class _Source:
         before = len(self.inflater.unused_data)
         # no member is inflated past MAX_MEMBER_BYTES (warcrecord.py's oversize rule): past
         # it, the member is damage, and the reading goes on at the next record's member
-        data = self.inflater.decompress(chunk, MAX_MEMBER_BYTES + 1 - self.inflated)
+        try:
+            data = self.inflater.decompress(chunk, MAX_MEMBER_BYTES + 1 - self.inflated)
+        except _ZLIB.error as exc:  # (zlib-ng's error is its own class: said as zlib's)
+            raise zlib.error(str(exc)) from None
         self.inflated += len(data)
         if self.inflated > MAX_MEMBER_BYTES:
             raise ValueError(
@@ -165,7 +182,7 @@ class _Source:
             self.consumed += len(chunk) - len(self.tail) + before
         else:
             self.consumed += len(chunk)
-        self.crc = zlib.crc32(data, self.crc)
+        self.crc = _ZLIB.crc32(data, self.crc)
         self.pending += data
         return True
 
