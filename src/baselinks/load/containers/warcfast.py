@@ -47,26 +47,11 @@ from warcio.statusandheaders import StatusAndHeaders
 
 from .entries import Entry, Part
 from .httpmsg import MAX_HEADER_BYTES, MAX_HEADERS
+from .warcframes import ENGINE, ENGINES  # the inflaters, chosen in one place
 from .warcrecord import MAX_RECORD_BYTES, origin, record_entries, record_name
 
 __all__ = ["ENGINE", "ENGINES", "fast_records"]
 
-
-def _engines() -> dict[str, ModuleType]:
-    found: dict[str, ModuleType] = {"zlib": zlib}
-    try:
-        # zlib's interface; 0.6 of its instructions on the corpus's crawl (docs/benchmarks.md)
-        from zlib_ng import zlib_ng
-    except ImportError:
-        pass
-    else:
-        found["zlib-ng"] = zlib_ng
-    return found
-
-
-# The libraries that can inflate the members, by name; the one used: zlib-ng where installed.
-ENGINES = _engines()
-ENGINE = "zlib-ng" if "zlib-ng" in ENGINES else "zlib"
 
 # warcio's ArcWarcRecordLoader.WARC_TYPES: the version lines it reads a WARC record by.
 _VERSIONS = frozenset({b"WARC/1.1", b"WARC/1.0", b"WARC/0.17", b"WARC/0.18"})

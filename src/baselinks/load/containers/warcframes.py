@@ -43,7 +43,7 @@ from .httpmsg import MAX_HEADER_BYTES, MAX_HEADERS, parse_headers
 from .resync import Damage, Window, report_and_find, starts_arc_record
 from .warcrecord import MAX_MEMBER_BYTES
 
-__all__ = ["HEAD_BYTES", "FramedRecord", "Member", "frames", "signed32"]
+__all__ = ["ENGINE", "ENGINES", "HEAD_BYTES", "FramedRecord", "Member", "frames", "signed32"]
 
 # The end of a header block: a line's LF, then an empty line (CRs allowed before its LF: pywb's
 # missing-status-text.warc ends its lines CR CR LF). Possessive: linear over runs of CRs.
@@ -55,17 +55,23 @@ HEAD_BYTES = 64 << 10
 _CHUNK = 1 << 16
 
 
-def _engine() -> ModuleType:
-    """zlib-ng's inflater where installed (zlib's interface, some 0.6 of its instructions:
-    docs/benchmarks.md), as warcfast.py's; the standard library's zlib without it."""
+def _engines() -> dict[str, ModuleType]:
+    found: dict[str, ModuleType] = {"zlib": zlib}
     try:
+        # zlib's interface; 0.6 of its instructions on the corpus's crawl (docs/benchmarks.md)
         from zlib_ng import zlib_ng
     except ImportError:
-        return zlib
-    return zlib_ng
+        pass
+    else:
+        found["zlib-ng"] = zlib_ng
+    return found
 
 
-_ZLIB = _engine()
+# The libraries that can inflate a member, by name (warcfast.py's too); the one used: zlib-ng
+# where installed, the standard library's zlib without it.
+ENGINES = _engines()
+ENGINE = "zlib-ng" if "zlib-ng" in ENGINES else "zlib"
+_ZLIB = ENGINES[ENGINE]
 
 
 class _Headers:
