@@ -179,8 +179,7 @@ def all_looked_at(
     """The inputs, and the index of the revisits' originals in all of them: a run going on
     after the inputs done finds a revisit's original in one of those as the whole run did."""
     from ..run.inputs import label
-    from ..run.revisits import index_revisits
+    from ..run.revisits import with_revisits
 
-    listed = list(inputs)
-    index = index_revisits((source, label(source, name)) for source, name, _, _ in listed)
+    listed, index = with_revisits(inputs, True, lambda given: (given[0], label(*given[:2])))
     return iter(listed), index
